@@ -1,0 +1,539 @@
+//! GJK: distance, closest points and the intersection test between two convex shapes.
+//!
+//! In: two shapes and their poses. Out: the distance between them, a closest point on each, and
+//! the final simplex (which EPA continues from when the shapes overlap).
+//!
+//! GJK walks a simplex (1 to 4 points of the Minkowski difference A - B) towards the point of
+//! A - B closest to the origin. It runs on the shapes' *cores* (point, segment, box, hull: all
+//! polytopes), in A's local frame so that large world coordinates cost no precision, and adds the
+//! radii back at the end: exact for spheres and capsules, and finite for every pair.
+//!
+//! The simplex sub-algorithm is the signed-volumes method (Montanari, Petrinic and Barbieri,
+//! "Improving the GJK algorithm for faster and more reliable distance queries between convex
+//! objects", ACM TOG 2017): barycentric weights come from signed lengths, areas and volumes
+//! measured on the best-conditioned projection, so nearly flat or nearly collinear simplices
+//! neither divide by zero nor pick the wrong Voronoi region.
+//!
+//! Termination, in order: the duality gap `|v|^2 - v.w` falls under a relative tolerance (the
+//! support point cannot bring the estimate closer); the support point repeats a simplex vertex;
+//! the simplex encloses the origin (intersection); `|v|` stops decreasing (rounding); or an
+//! iteration cap is hit (never seen on polytopes, kept as a guarantee against loops).
+
+use parry3d::math::{Isometry, Point, Real, Vector};
+
+use crate::shape::Shape;
+
+/// Relative duality gap under which the distance has converged.
+const GAP_TOLERANCE: Real = 1.0e-6;
+/// `|v|` under this fraction of the simplex's size counts as touching or overlapping.
+const OVERLAP_TOLERANCE: Real = 1.0e-6;
+/// A guarantee against loops; polytopes converge in far fewer.
+const MAX_ITERATIONS: usize = 64;
+
+/// One vertex of the Minkowski difference, with the points of A and B it came from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SupportPoint {
+    /// Support point of A.
+    pub a: Point<Real>,
+    /// Support point of B.
+    pub b: Point<Real>,
+    /// `a - b`.
+    pub w: Vector<Real>,
+}
+
+impl Default for SupportPoint {
+    fn default() -> Self {
+        SupportPoint {
+            a: Point::origin(),
+            b: Point::origin(),
+            w: Vector::zeros(),
+        }
+    }
+}
+
+/// The support map of the Minkowski difference of two shapes' cores, in A's local frame.
+#[derive(Clone, Copy)]
+pub struct CorePair<'s> {
+    a: &'s Shape,
+    b: &'s Shape,
+    /// B's pose in A's frame.
+    pose_ab: Isometry<Real>,
+}
+
+impl<'s> CorePair<'s> {
+    /// The pair of shapes `a` at `pose_a` and `b` at `pose_b`.
+    pub fn new(
+        a: &'s Shape,
+        pose_a: &Isometry<Real>,
+        b: &'s Shape,
+        pose_b: &Isometry<Real>,
+    ) -> Self {
+        CorePair {
+            a,
+            b,
+            pose_ab: pose_a.inv_mul(pose_b),
+        }
+    }
+
+    /// B's pose in A's frame.
+    pub fn pose_ab(&self) -> &Isometry<Real> {
+        &self.pose_ab
+    }
+
+    /// The point of `core(A) - core(B)` farthest along `dir`.
+    #[inline]
+    pub fn support(&self, dir: &Vector<Real>) -> SupportPoint {
+        let a = self.a.core_support(dir);
+        let local_dir_b = self.pose_ab.rotation.inverse_transform_vector(&-dir);
+        let b = self.pose_ab * self.b.core_support(&local_dir_b);
+        SupportPoint { a, b, w: a - b }
+    }
+}
+
+/// A GJK simplex: 0 to 4 support points and the barycentric weights of the closest point.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Simplex {
+    points: [SupportPoint; 4],
+    weights: [Real; 4],
+    len: usize,
+}
+
+impl Simplex {
+    /// The live vertices.
+    pub fn points(&self) -> &[SupportPoint] {
+        &self.points[..self.len]
+    }
+
+    fn push(&mut self, p: SupportPoint) {
+        debug_assert!(self.len < 4);
+        self.points[self.len] = p;
+        self.len += 1;
+    }
+
+    /// The closest points on A and on B, from the barycentric weights.
+    pub fn witnesses(&self) -> (Point<Real>, Point<Real>) {
+        let mut a = Vector::zeros();
+        let mut b = Vector::zeros();
+        for (p, &l) in self.points().iter().zip(&self.weights) {
+            a += p.a.coords * l;
+            b += p.b.coords * l;
+        }
+        (a.into(), b.into())
+    }
+
+    /// Replaces the simplex by the smallest sub-simplex holding the point closest to the origin
+    /// and returns that point.
+    fn reduce(&mut self) -> Vector<Real> {
+        let w: [Vector<Real>; 4] = [
+            self.points[0].w,
+            self.points[1].w,
+            self.points[2].w,
+            self.points[3].w,
+        ];
+        let (weights, keep) = match self.len {
+            1 => ([1.0, 0.0, 0.0, 0.0], 0b0001),
+            2 => {
+                let (l, k) = closest_on_segment(w[0], w[1]);
+                ([l[0], l[1], 0.0, 0.0], k)
+            }
+            3 => {
+                let (l, k) = closest_on_triangle(w[0], w[1], w[2]);
+                ([l[0], l[1], l[2], 0.0], k)
+            }
+            _ => closest_on_tetrahedron(w),
+        };
+        let old = self.points;
+        self.len = 0;
+        for i in 0..4 {
+            if keep & (1 << i) != 0 {
+                self.weights[self.len] = weights[i];
+                self.points[self.len] = old[i];
+                self.len += 1;
+            }
+        }
+        self.points()
+            .iter()
+            .zip(&self.weights)
+            .map(|(p, &l)| p.w * l)
+            .sum()
+    }
+}
+
+#[inline]
+fn same_sign(a: Real, b: Real) -> bool {
+    (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0)
+}
+
+fn argmax_abs(v: &Vector<Real>) -> usize {
+    let a = v.abs();
+    if a.x >= a.y && a.x >= a.z {
+        0
+    } else if a.y >= a.z {
+        1
+    } else {
+        2
+    }
+}
+
+/// Signed-volumes S1D: weights of the point of segment `s0 s1` closest to the origin, and the
+/// bit mask of the vertices that carry it.
+fn closest_on_segment(s0: Vector<Real>, s1: Vector<Real>) -> ([Real; 2], u8) {
+    let t = s1 - s0;
+    let tt = t.norm_squared();
+    if tt <= Real::MIN_POSITIVE {
+        return ([1.0, 0.0], 0b01);
+    }
+    // The origin projected on the line, then 1D signed lengths along the longest axis.
+    let projected = s0 - t * (s0.dot(&t) / tt);
+    let i = argmax_abs(&t);
+    let mu = s0[i] - s1[i];
+    let c0 = projected[i] - s1[i];
+    let c1 = s0[i] - projected[i];
+    if same_sign(mu, c0) && same_sign(mu, c1) {
+        ([c0 / mu, c1 / mu], 0b11)
+    } else if !same_sign(mu, c0) {
+        ([0.0, 1.0], 0b10) // the weight of s0 would be negative: s1 alone
+    } else {
+        ([1.0, 0.0], 0b01)
+    }
+}
+
+/// Signed-volumes S2D on the triangle `s0 s1 s2`.
+fn closest_on_triangle(s0: Vector<Real>, s1: Vector<Real>, s2: Vector<Real>) -> ([Real; 3], u8) {
+    let s = [s0, s1, s2];
+    // The edge opposite vertex j, with weights indexed like the triangle.
+    let edge = |j: usize| {
+        let (i0, i1) = other_two(j);
+        let (l, keep) = closest_on_segment(s[i0], s[i1]);
+        let mut w = [0.0; 3];
+        w[i0] = l[0];
+        w[i1] = l[1];
+        let mask = (keep & 1) << i0 | (keep >> 1) << i1;
+        (w, mask, s)
+    };
+    let n = (s1 - s0).cross(&(s2 - s0));
+    let nn = n.norm_squared();
+    let scale = (s1 - s0).norm_squared().max((s2 - s0).norm_squared());
+    if nn <= 1.0e-12 * scale * scale {
+        // Collinear or collapsed: the closest point lies on one of the edges.
+        return best_sub_simplex(3, |_| true, edge);
+    }
+    let projected = n * (s0.dot(&n) / nn);
+    // Drop the axis along which the triangle is widest; the cyclic order of the other two
+    // keeps the signed areas' sign equal to that of n.
+    let k = argmax_abs(&n);
+    let (x, y) = ((k + 1) % 3, (k + 2) % 3);
+    let area = |a: &Vector<Real>, b: &Vector<Real>, c: &Vector<Real>| {
+        (b[x] - a[x]) * (c[y] - a[y]) - (b[y] - a[y]) * (c[x] - a[x])
+    };
+    let mu = n[k];
+    let c = [
+        area(&projected, &s1, &s2),
+        area(&s0, &projected, &s2),
+        area(&s0, &s1, &projected),
+    ];
+    if c.iter().all(|&ci| same_sign(mu, ci)) {
+        return ([c[0] / mu, c[1] / mu, c[2] / mu], 0b111);
+    }
+    best_sub_simplex(3, |j| !same_sign(mu, c[j]), edge)
+}
+
+fn other_two(j: usize) -> (usize, usize) {
+    match j {
+        0 => (1, 2),
+        1 => (0, 2),
+        _ => (0, 1),
+    }
+}
+
+/// Among the sub-simplices `j` (dropping vertex j) that `consider` accepts, the one whose
+/// closest point is nearest the origin. `solve(j)` gives weights indexed like the full simplex.
+fn best_sub_simplex<const N: usize>(
+    count: usize,
+    consider: impl Fn(usize) -> bool,
+    solve: impl Fn(usize) -> ([Real; N], u8, [Vector<Real>; N]),
+) -> ([Real; N], u8) {
+    let mut best = ([0.0; N], 0u8);
+    let mut best_d = Real::INFINITY;
+    for j in 0..count {
+        if !consider(j) {
+            continue;
+        }
+        let (w, mask, s) = solve(j);
+        let p: Vector<Real> = (0..N).map(|i| s[i] * w[i]).sum();
+        let d = p.norm_squared();
+        if d < best_d {
+            best_d = d;
+            best = (w, mask);
+        }
+    }
+    if best.1 == 0 {
+        // Cannot happen for finite input; keep the first vertex rather than an empty simplex.
+        let mut w = [0.0; N];
+        w[0] = 1.0;
+        best = (w, 1);
+    }
+    best
+}
+
+/// Signed-volumes S3D on the tetrahedron `w`.
+fn closest_on_tetrahedron(w: [Vector<Real>; 4]) -> ([Real; 4], u8) {
+    // Six times the signed volume of (a, b, c, d).
+    let vol = |a: &Vector<Real>, b: &Vector<Real>, c: &Vector<Real>, d: &Vector<Real>| {
+        (b - a).dot(&(c - a).cross(&(d - a)))
+    };
+    let o = Vector::zeros();
+    let c = [
+        vol(&o, &w[1], &w[2], &w[3]),
+        vol(&w[0], &o, &w[2], &w[3]),
+        vol(&w[0], &w[1], &o, &w[3]),
+        vol(&w[0], &w[1], &w[2], &o),
+    ];
+    let det = c[0] + c[1] + c[2] + c[3];
+    let scale = (1..4)
+        .map(|i| (w[i] - w[0]).norm_squared())
+        .fold(0.0, Real::max);
+    let flat = det.abs() <= 1.0e-9 * scale * scale.sqrt();
+    if !flat && c.iter().all(|&ci| same_sign(det, ci)) {
+        return ([c[0] / det, c[1] / det, c[2] / det, c[3] / det], 0b1111);
+    }
+    best_sub_simplex(
+        4,
+        |j| flat || !same_sign(det, c[j]),
+        |j| {
+            let idx: [usize; 3] = match j {
+                0 => [1, 2, 3],
+                1 => [0, 2, 3],
+                2 => [0, 1, 3],
+                _ => [0, 1, 2],
+            };
+            let (l, keep) = closest_on_triangle(w[idx[0]], w[idx[1]], w[idx[2]]);
+            let mut out = [0.0; 4];
+            let mut mask = 0;
+            for (bit, &i) in idx.iter().enumerate() {
+                out[i] = l[bit];
+                mask |= ((keep >> bit) & 1) << i;
+            }
+            (out, mask, w)
+        },
+    )
+}
+
+/// What GJK found, in A's local frame, for the cores.
+#[derive(Clone, Copy, Debug)]
+pub struct GjkResult {
+    /// Distance between the cores (0 when they overlap).
+    pub distance: Real,
+    /// The closest point of the Minkowski difference of the cores: `point_a - point_b`.
+    pub v: Vector<Real>,
+    /// True when the cores touch or overlap (within tolerance).
+    pub overlapping: bool,
+    /// The final simplex; EPA continues from it.
+    pub simplex: Simplex,
+    /// Iterations used.
+    pub iterations: usize,
+}
+
+/// Runs GJK on the cores of `pair`, starting the search along `initial_dir` (any non-zero
+/// guess: the centre offset, or last step's separating axis).
+pub fn gjk(pair: &CorePair<'_>, initial_dir: &Vector<Real>) -> GjkResult {
+    let dir = if initial_dir.norm_squared() > 0.0 {
+        *initial_dir
+    } else {
+        Vector::x()
+    };
+    let mut simplex = Simplex::default();
+    simplex.push(pair.support(&-dir));
+    simplex.weights[0] = 1.0;
+    let mut v = simplex.points[0].w;
+    let mut iterations = 0;
+    let mut overlapping = false;
+    while iterations < MAX_ITERATIONS {
+        iterations += 1;
+        let vv = v.norm_squared();
+        let size = simplex
+            .points()
+            .iter()
+            .map(|p| p.w.norm_squared())
+            .fold(0.0, Real::max);
+        if vv <= OVERLAP_TOLERANCE * OVERLAP_TOLERANCE * size.max(Real::MIN_POSITIVE) {
+            overlapping = true;
+            break;
+        }
+        let w = pair.support(&-v);
+        // Duality gap: no support point lies closer to the origin than v.w / |v|.
+        if vv - v.dot(&w.w) <= GAP_TOLERANCE * vv {
+            break;
+        }
+        if simplex.points().iter().any(|p| p.w == w.w) {
+            break;
+        }
+        let previous = simplex;
+        simplex.push(w);
+        let next = simplex.reduce();
+        if simplex.len == 4 {
+            v = Vector::zeros();
+            overlapping = true;
+            break;
+        }
+        if next.norm_squared() >= vv {
+            // Rounding stalled the descent: keep the better previous answer.
+            simplex = previous;
+            break;
+        }
+        v = next;
+    }
+    GjkResult {
+        distance: if overlapping { 0.0 } else { v.norm() },
+        v,
+        overlapping,
+        simplex,
+        iterations,
+    }
+}
+
+/// The distance between two shapes and a closest point on each, in world space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClosestPoints {
+    /// Distance between the shapes' surfaces (m); 0 when they touch or overlap.
+    pub distance: Real,
+    /// The point of A closest to B (world).
+    pub point_a: Point<Real>,
+    /// The point of B closest to A (world).
+    pub point_b: Point<Real>,
+    /// Unit direction from A to B (world); meaningless when `distance` is 0.
+    pub normal: Vector<Real>,
+}
+
+/// Distance and closest points between `a` at `pose_a` and `b` at `pose_b`.
+///
+/// ```
+/// use sprung_collision::{gjk, shape::Shape};
+/// use parry3d::math::{Isometry, Vector};
+///
+/// let ball = Shape::sphere(0.5).unwrap();
+/// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+/// let d = gjk::distance(&ball, &Isometry::translation(0.0, 2.0, 0.0), &cube, &Isometry::identity());
+/// assert!((d.distance - 1.0).abs() < 1e-6);
+/// ```
+pub fn distance(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+) -> ClosestPoints {
+    let pair = CorePair::new(a, pose_a, b, pose_b);
+    let result = gjk(&pair, &pair.pose_ab().translation.vector);
+    let (pa, pb) = result.simplex.witnesses();
+    let radii = a.radius() + b.radius();
+    if result.overlapping || result.distance <= radii {
+        let p = pose_a * Point::from((pa.coords + pb.coords) * 0.5);
+        return ClosestPoints {
+            distance: 0.0,
+            point_a: p,
+            point_b: p,
+            normal: Vector::zeros(),
+        };
+    }
+    // v = pa - pb points from B to A.
+    let normal = -result.v / result.distance;
+    let pa = pa + normal * a.radius();
+    let pb = pb - normal * b.radius();
+    ClosestPoints {
+        distance: result.distance - radii,
+        point_a: pose_a * pa,
+        point_b: pose_a * pb,
+        normal: pose_a * normal,
+    }
+}
+
+/// True if the two shapes touch or overlap.
+pub fn intersects(a: &Shape, pose_a: &Isometry<Real>, b: &Shape, pose_b: &Isometry<Real>) -> bool {
+    let pair = CorePair::new(a, pose_a, b, pose_b);
+    let result = gjk(&pair, &pair.pose_ab().translation.vector);
+    result.overlapping || result.distance <= a.radius() + b.radius()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(x: Real, y: Real, z: Real) -> Vector<Real> {
+        Vector::new(x, y, z)
+    }
+
+    #[test]
+    fn segment_regions() {
+        // Origin projects inside.
+        let (l, k) = closest_on_segment(v(-1.0, 1.0, 0.0), v(3.0, 1.0, 0.0));
+        assert_eq!(k, 0b11);
+        assert!((l[0] - 0.75).abs() < 1e-6 && (l[1] - 0.25).abs() < 1e-6);
+        // Beyond s1 and beyond s0.
+        assert_eq!(
+            closest_on_segment(v(1.0, 1.0, 0.0), v(3.0, 1.0, 0.0)).1,
+            0b01
+        );
+        assert_eq!(
+            closest_on_segment(v(-3.0, 1.0, 0.0), v(-1.0, 1.0, 0.0)).1,
+            0b10
+        );
+        // Collapsed.
+        assert_eq!(
+            closest_on_segment(v(1.0, 1.0, 0.0), v(1.0, 1.0, 0.0)).1,
+            0b01
+        );
+    }
+
+    #[test]
+    fn triangle_regions() {
+        let (l, k) = closest_on_triangle(v(-1.0, -1.0, 1.0), v(2.0, -1.0, 1.0), v(-1.0, 2.0, 1.0));
+        assert_eq!(k, 0b111);
+        let p = v(-1.0, -1.0, 1.0) * l[0] + v(2.0, -1.0, 1.0) * l[1] + v(-1.0, 2.0, 1.0) * l[2];
+        assert!((p - v(0.0, 0.0, 1.0)).norm() < 1e-6);
+        // Closest to one vertex.
+        let (_, k) = closest_on_triangle(v(1.0, 1.0, 0.0), v(2.0, 1.0, 0.0), v(1.0, 2.0, 0.0));
+        assert_eq!(k, 0b001);
+        // Collinear triangle falls back to an edge.
+        let (l, k) = closest_on_triangle(v(-1.0, 1.0, 0.0), v(0.0, 1.0, 0.0), v(1.0, 1.0, 0.0));
+        let pts = [v(-1.0, 1.0, 0.0), v(0.0, 1.0, 0.0), v(1.0, 1.0, 0.0)];
+        let p: Vector<Real> = (0..3)
+            .filter(|i| k & (1 << i) != 0)
+            .map(|i| pts[i] * l[i])
+            .sum();
+        assert!((p - v(0.0, 1.0, 0.0)).norm() < 1e-6, "{p:?} {k:b}");
+    }
+
+    #[test]
+    fn tetrahedron_contains_origin() {
+        let w = [
+            v(-1.0, -1.0, -1.0),
+            v(3.0, -1.0, -1.0),
+            v(-1.0, 3.0, -1.0),
+            v(-1.0, -1.0, 3.0),
+        ];
+        let (l, k) = closest_on_tetrahedron(w);
+        assert_eq!(k, 0b1111);
+        assert!((l.iter().sum::<Real>() - 1.0).abs() < 1e-6);
+        // Shifted away: closest is on a face.
+        let w2 = w.map(|p| p + v(0.0, 0.0, 2.0)); // now the face z = 1 is nearest
+        let (_, k) = closest_on_tetrahedron(w2);
+        assert_eq!(k, 0b0111);
+    }
+
+    #[test]
+    fn boxes_apart_and_overlapping() {
+        let cube = Shape::cuboid(v(0.5, 0.5, 0.5)).unwrap();
+        let a = Isometry::identity();
+        let b = Isometry::translation(0.0, 1.25, 0.0);
+        let d = distance(&cube, &a, &cube, &b);
+        assert!((d.distance - 0.25).abs() < 1e-6);
+        assert!((d.normal - Vector::y()).norm() < 1e-6);
+        assert!((d.point_a.y - 0.5).abs() < 1e-6 && (d.point_b.y - 0.75).abs() < 1e-6);
+        assert!(intersects(
+            &cube,
+            &a,
+            &cube,
+            &Isometry::translation(0.3, 0.9, 0.0)
+        ));
+    }
+}

@@ -1,0 +1,12 @@
+//! sprung-collision: everything that finds contacts, and nothing that knows mass or velocity.
+//!
+//! The stages, in the order the engine runs them: [`broad_phase`] (sweep-and-prune over fat
+//! AABBs: which pairs might touch), [`narrow_phase`] (per pair: [`gjk`] distance, [`epa`]
+//! depth, [`manifold`] clipping, kept from step to step). [`shape`] holds the shapes.
+//! All types are parry3d's `math` types (f32), Y up.
+
+pub mod epa;
+pub mod gjk;
+pub mod shape;
+
+pub use parry3d;

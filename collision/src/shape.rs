@@ -1,0 +1,332 @@
+//! Shapes: the convex solids sprung collides, their bounding boxes and their support maps.
+//!
+//! In: a shape's dimensions (or a point cloud for a hull). Out: a validated [`Shape`] that the
+//! broad phase bounds with [`Shape::aabb`] and that GJK, EPA and the manifold builder read through
+//! its *core* and *radius*.
+//!
+//! Every shape is a core swept by a sphere: a sphere is a point swept by its radius, a capsule a
+//! segment, a cuboid or a hull is its own core with radius zero. GJK runs on the cores, which are
+//! all polytopes, so it terminates exactly instead of creeping towards a curved surface; the
+//! radii are added back in closed form. The shapes themselves are parry3d's, so that mass
+//! properties, AABBs and the oracle queries in the tests come from one well-tested place.
+
+use std::fmt;
+use std::sync::Arc;
+
+use parry3d::bounding_volume::Aabb;
+use parry3d::mass_properties::MassProperties;
+use parry3d::math::{Isometry, Point, Real, Vector};
+use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape as ParryShape};
+
+/// What was wrong with the numbers given to a shape constructor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeError {
+    /// A dimension or a point was NaN or infinite.
+    NonFinite,
+    /// A dimension that must be positive was zero or negative.
+    NonPositive,
+    /// A hull whose points do not span a volume (fewer than four points off one plane).
+    DegenerateHull,
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShapeError::NonFinite => write!(f, "shape dimension or point is NaN or infinite"),
+            ShapeError::NonPositive => write!(f, "shape dimension must be positive"),
+            ShapeError::DegenerateHull => {
+                write!(
+                    f,
+                    "convex hull points must span a volume (at least four points off one plane)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// A convex collision shape, in its own local frame (centred on its origin).
+///
+/// ```
+/// use sprung_collision::shape::Shape;
+/// use parry3d::math::{Isometry, Vector};
+///
+/// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+/// let aabb = cube.aabb(&Isometry::translation(0.0, 2.0, 0.0));
+/// assert_eq!(aabb.mins.y, 1.5);
+/// assert!(Shape::sphere(-1.0).is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub enum Shape {
+    /// A sphere (parry3d's `Ball`).
+    Sphere(Ball),
+    /// A box given by its half-extents.
+    Cuboid(Cuboid),
+    /// A capsule along the local Y axis.
+    Capsule(Capsule),
+    /// The convex hull of a point cloud; shared, because hulls are cloned with their colliders.
+    ConvexHull(Arc<ConvexPolyhedron>),
+}
+
+fn finite_positive(x: Real) -> Result<Real, ShapeError> {
+    if !x.is_finite() {
+        Err(ShapeError::NonFinite)
+    } else if x <= 0.0 {
+        Err(ShapeError::NonPositive)
+    } else {
+        Ok(x)
+    }
+}
+
+impl Shape {
+    /// A sphere of `radius` (m, > 0).
+    pub fn sphere(radius: Real) -> Result<Shape, ShapeError> {
+        Ok(Shape::Sphere(Ball::new(finite_positive(radius)?)))
+    }
+
+    /// A box of `half_extents` (m, each > 0).
+    pub fn cuboid(half_extents: Vector<Real>) -> Result<Shape, ShapeError> {
+        for i in 0..3 {
+            finite_positive(half_extents[i])?;
+        }
+        Ok(Shape::Cuboid(Cuboid::new(half_extents)))
+    }
+
+    /// A capsule along local Y: a segment from -`half_height` to +`half_height` (m, >= 0)
+    /// swept by `radius` (m, > 0).
+    pub fn capsule(half_height: Real, radius: Real) -> Result<Shape, ShapeError> {
+        if !half_height.is_finite() {
+            return Err(ShapeError::NonFinite);
+        }
+        if half_height < 0.0 {
+            return Err(ShapeError::NonPositive);
+        }
+        Ok(Shape::Capsule(Capsule::new_y(
+            half_height,
+            finite_positive(radius)?,
+        )))
+    }
+
+    /// The convex hull of `points` (local frame). Points that do not span a volume are refused
+    /// with [`ShapeError::DegenerateHull`] before parry3d is asked to build anything.
+    pub fn convex_hull(points: &[Point<Real>]) -> Result<Shape, ShapeError> {
+        if points
+            .iter()
+            .any(|p| !p.coords.iter().all(|c| c.is_finite()))
+        {
+            return Err(ShapeError::NonFinite);
+        }
+        if !spans_volume(points) {
+            return Err(ShapeError::DegenerateHull);
+        }
+        let hull = ConvexPolyhedron::from_convex_hull(points).ok_or(ShapeError::DegenerateHull)?;
+        Ok(Shape::ConvexHull(Arc::new(hull)))
+    }
+
+    /// The radius that sweeps the core: the sphere's or capsule's radius, zero for polytopes.
+    #[inline]
+    pub fn radius(&self) -> Real {
+        match self {
+            Shape::Sphere(b) => b.radius,
+            Shape::Capsule(c) => c.radius,
+            Shape::Cuboid(_) | Shape::ConvexHull(_) => 0.0,
+        }
+    }
+
+    /// The support point of the core in local direction `dir` (need not be unit): the core point
+    /// with the largest projection on `dir`. Ties go to the positive side, deterministically.
+    #[inline]
+    pub fn core_support(&self, dir: &Vector<Real>) -> Point<Real> {
+        match self {
+            Shape::Sphere(_) => Point::origin(),
+            Shape::Capsule(c) => {
+                if dir.dot(&(c.segment.b - c.segment.a)) >= 0.0 {
+                    c.segment.b
+                } else {
+                    c.segment.a
+                }
+            }
+            Shape::Cuboid(c) => {
+                let h = c.half_extents;
+                Point::new(
+                    if dir.x >= 0.0 { h.x } else { -h.x },
+                    if dir.y >= 0.0 { h.y } else { -h.y },
+                    if dir.z >= 0.0 { h.z } else { -h.z },
+                )
+            }
+            Shape::ConvexHull(hull) => {
+                let points = hull.points();
+                let mut best = points[0];
+                let mut best_dot = best.coords.dot(dir);
+                for p in &points[1..] {
+                    let d = p.coords.dot(dir);
+                    if d > best_dot {
+                        best_dot = d;
+                        best = *p;
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    /// The support point of the whole shape (core plus radius) in local direction `dir`.
+    pub fn support(&self, dir: &Vector<Real>) -> Point<Real> {
+        let core = self.core_support(dir);
+        let r = self.radius();
+        match dir.try_normalize(1.0e-12) {
+            Some(n) if r > 0.0 => core + n * r,
+            _ => core,
+        }
+    }
+
+    /// The world-space bounding box of the shape at `pose`.
+    pub fn aabb(&self, pose: &Isometry<Real>) -> Aabb {
+        self.as_parry().compute_aabb(pose)
+    }
+
+    /// Mass, centre of mass and inertia at `density` (kg/m^3), from parry3d.
+    pub fn mass_properties(&self, density: Real) -> MassProperties {
+        self.as_parry().mass_properties(density)
+    }
+
+    /// A length that stands for the size of the shape: tolerances are taken relative to it.
+    pub fn scale(&self) -> Real {
+        match self {
+            Shape::Sphere(b) => b.radius,
+            Shape::Capsule(c) => c.radius + c.half_height(),
+            Shape::Cuboid(c) => c.half_extents.norm(),
+            Shape::ConvexHull(h) => h
+                .points()
+                .iter()
+                .map(|p| p.coords.norm())
+                .fold(0.0, Real::max),
+        }
+    }
+
+    /// The parry3d shape underneath, for queries sprung does not write itself and for tests.
+    pub fn as_parry(&self) -> &dyn ParryShape {
+        match self {
+            Shape::Sphere(b) => b,
+            Shape::Cuboid(c) => c,
+            Shape::Capsule(c) => c,
+            Shape::ConvexHull(h) => h.as_ref(),
+        }
+    }
+}
+
+/// True if some four of `points` form a tetrahedron of non-negligible volume, relative to the
+/// cloud's extent. Found greedily: farthest point, farthest from the line, farthest from the plane.
+fn spans_volume(points: &[Point<Real>]) -> bool {
+    if points.len() < 4 {
+        return false;
+    }
+    let p0 = points[0];
+    let farthest = |key: &dyn Fn(&Point<Real>) -> Real| {
+        points
+            .iter()
+            .copied()
+            .map(|p| (key(&p), p))
+            .fold((-1.0, p0), |best, c| if c.0 > best.0 { c } else { best })
+    };
+    let (d1, p1) = farthest(&|p| (p - p0).norm_squared());
+    if d1 <= 0.0 {
+        return false;
+    }
+    let extent = d1.sqrt();
+    let axis = (p1 - p0) / extent;
+    let (d2, p2) = farthest(&|p| (p - p0).cross(&axis).norm_squared());
+    if d2.sqrt() <= 1.0e-5 * extent {
+        return false;
+    }
+    let normal = (p1 - p0).cross(&(p2 - p0)).normalize();
+    let (d3, _) = farthest(&|p| (p - p0).dot(&normal).abs());
+    d3 > 1.0e-5 * extent
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_dimensions_are_refused() {
+        assert_eq!(Shape::sphere(0.0).unwrap_err(), ShapeError::NonPositive);
+        assert_eq!(Shape::sphere(Real::NAN).unwrap_err(), ShapeError::NonFinite);
+        assert_eq!(
+            Shape::cuboid(Vector::new(1.0, Real::INFINITY, 1.0)).unwrap_err(),
+            ShapeError::NonFinite
+        );
+        assert_eq!(
+            Shape::cuboid(Vector::new(1.0, -1.0, 1.0)).unwrap_err(),
+            ShapeError::NonPositive
+        );
+        assert_eq!(
+            Shape::capsule(-0.1, 1.0).unwrap_err(),
+            ShapeError::NonPositive
+        );
+        assert!(Shape::capsule(0.0, 1.0).is_ok());
+    }
+
+    #[test]
+    fn degenerate_hulls_are_typed_errors() {
+        let p = |x, y, z| Point::new(x, y, z);
+        let cases: Vec<Vec<Point<Real>>> = vec![
+            vec![],
+            vec![p(0.0, 0.0, 0.0)],
+            vec![p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0)],
+            vec![p(0.0, 0.0, 0.0); 10],
+            (0..10)
+                .map(|i| p(i as Real, 2.0 * i as Real, 0.5))
+                .collect(),
+            (0..10)
+                .map(|i| p(i as Real, (i * i) as Real, 0.0))
+                .collect(),
+        ];
+        for pts in cases {
+            assert_eq!(
+                Shape::convex_hull(&pts).unwrap_err(),
+                ShapeError::DegenerateHull,
+                "{pts:?}"
+            );
+        }
+        assert_eq!(
+            Shape::convex_hull(&[p(0.0, 0.0, Real::NAN), p(1.0, 0.0, 0.0)]).unwrap_err(),
+            ShapeError::NonFinite
+        );
+        let tetra = [
+            p(0.0, 0.0, 0.0),
+            p(1.0, 0.0, 0.0),
+            p(0.0, 1.0, 0.0),
+            p(0.0, 0.0, 1.0),
+        ];
+        assert!(Shape::convex_hull(&tetra).is_ok());
+    }
+
+    #[test]
+    fn support_is_the_farthest_point() {
+        let shapes = [
+            Shape::sphere(0.7).unwrap(),
+            Shape::cuboid(Vector::new(0.5, 1.0, 2.0)).unwrap(),
+            Shape::capsule(0.8, 0.3).unwrap(),
+        ];
+        for shape in &shapes {
+            for dir in [
+                Vector::x(),
+                -Vector::y(),
+                Vector::new(1.0, 2.0, -3.0).normalize(),
+            ] {
+                // parry3d's own support map is the reference.
+                let expected = match shape {
+                    Shape::Sphere(b) => parry3d::shape::SupportMap::local_support_point(b, &dir),
+                    Shape::Cuboid(c) => parry3d::shape::SupportMap::local_support_point(c, &dir),
+                    Shape::Capsule(c) => parry3d::shape::SupportMap::local_support_point(c, &dir),
+                    Shape::ConvexHull(_) => unreachable!(),
+                };
+                assert!(
+                    (shape.support(&dir).coords.dot(&dir) - expected.coords.dot(&dir)).abs() < 1e-5
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! parry3d is the oracle for our GJK and EPA: 10,000 random pairs for every ordered combination
+//! of the four shapes, at random poses.
+//!
+//! parry3d's GJK stops once its bounds are within a relative 1.1e-3 (`sqrt(10 * f32::EPSILON)`,
+//! see `parry3d::query::gjk::eps_tol`), so on pairs without a closed form (anything with a hull,
+//! a capsule against a box) its distance and depth are only that precise, while ours, running on
+//! polytope cores, are exact. Where the two differ by more than the tolerance, the test therefore
+//! asks parry3d two more questions that it answers exactly: its support maps along our normal
+//! (the width of the gap or overlap along that axis) and its point projection of our witness
+//! points (they lie on the shapes). For a distance these bound the true answer from both sides,
+//! a proof to the tolerance; for a depth, the overlap along our normal is an upper bound and
+//! parry's depth, within its own band, the reference. A pair neither agreed nor certified fails.
+
+mod common;
+
+use common::{shape, Rng, KINDS};
+use sprung_collision::parry3d;
+use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
+use sprung_collision::shape::Shape;
+use sprung_collision::{epa, gjk};
+
+const PAIRS: usize = 10_000;
+/// parry3d's GJK relative tolerance, plus rounding.
+const PARRY_REL: Real = 1.2e-3;
+
+/// Depth of overlap of the two shapes along unit `n` (from A to B), by parry3d's support maps:
+/// negative when there is a gap of that width.
+fn overlap_along(
+    a: &Shape,
+    pa: &Isometry<Real>,
+    b: &Shape,
+    pb: &Isometry<Real>,
+    n: &Vector<Real>,
+) -> Real {
+    let sa = a.as_parry().as_support_map().unwrap().support_point(pa, n);
+    let sb = b
+        .as_parry()
+        .as_support_map()
+        .unwrap()
+        .support_point(pb, &-n);
+    n.dot(&sa.coords) - n.dot(&sb.coords)
+}
+
+/// Distance from `p` to the solid `s` (0 inside or on it), by parry3d's point projection.
+fn off_surface(s: &Shape, pose: &Isometry<Real>, p: &Point<Real>) -> Real {
+    let proj = s.as_parry().project_point(pose, p, true);
+    (proj.point - p).norm()
+}
+
+/// Distance from `p` to the core of `s` (centre, segment or the polytope itself).
+fn off_core(s: &Shape, pose: &Isometry<Real>, p: &Point<Real>) -> Real {
+    use parry3d::query::PointQuery;
+    match s {
+        Shape::Sphere(_) => (pose.translation.vector - p.coords).norm(),
+        Shape::Capsule(c) => c.segment.distance_to_point(pose, p, true),
+        _ => off_surface(s, pose, p),
+    }
+}
+
+/// For a sphere or capsule in the pair, a lower bound on the true depth from our contact:
+/// any overlap is at least `ra + rb - |ca - cb|` for points `ca`, `cb` of the two cores, because
+/// no direction separates the cores by more than their distance. parry3d checks the core points.
+fn round_lower_bound(
+    a: &Shape,
+    pa: &Isometry<Real>,
+    b: &Shape,
+    pb: &Isometry<Real>,
+    c: &epa::Contact,
+) -> Option<Real> {
+    let (ra, rb) = (a.radius(), b.radius());
+    if ra + rb == 0.0 {
+        return None;
+    }
+    let ca = c.point_a - c.normal * ra;
+    let cb = c.point_b + c.normal * rb;
+    let tol = 1.0e-5 * a.scale().max(b.scale());
+    (off_core(a, pa, &ca) <= tol && off_core(b, pb, &cb) <= tol).then(|| ra + rb - (ca - cb).norm())
+}
+
+#[derive(Default)]
+struct Tally {
+    penetrating: usize,
+    agreed_distance: usize,
+    certified_distance: usize,
+    agreed_depth: usize,
+    certified_depth: usize,
+    normal_ties: usize,
+    failures: usize,
+    first_failure: Option<String>,
+}
+
+impl Tally {
+    fn fail(&mut self, what: String) {
+        if std::env::var("ORACLE_DEBUG").is_ok() {
+            println!("FAIL {}", &what[..what.len().min(300)]);
+        }
+        self.failures += 1;
+        self.first_failure.get_or_insert(what);
+    }
+}
+
+fn check_pair(t: &mut Tally, a: &Shape, pa: &Isometry<Real>, b: &Shape, pb: &Isometry<Real>) {
+    let size = a.scale().max(b.scale());
+    let tol = 1.0e-4 * size;
+
+    // Distance.
+    let ours = gjk::distance(a, pa, b, pb);
+    let theirs = parry3d::query::distance(pa, a.as_parry(), pb, b.as_parry()).unwrap();
+    assert!(ours.distance.is_finite() && ours.point_a.coords.iter().all(|x| x.is_finite()));
+    if (ours.distance - theirs).abs() <= tol {
+        t.agreed_distance += 1;
+    } else {
+        // A proof from parry3d's exact primitives: our witness points lie on the shapes (so the
+        // distance is at most ours) and the gap along our normal between parry's support points
+        // equals ours (so the distance is at least ours).
+        let certified = ours.distance > 0.0
+            && (ours.distance + overlap_along(a, pa, b, pb, &ours.normal)).abs() <= tol
+            && off_surface(a, pa, &ours.point_a) <= tol
+            && off_surface(b, pb, &ours.point_b) <= tol
+            && ((ours.point_b - ours.point_a).norm() - ours.distance).abs() <= tol;
+        if std::env::var("ORACLE_DEBUG").is_ok() && !certified {
+            println!(
+                "gap {} offa {} offb {} pts {}",
+                ours.distance + overlap_along(a, pa, b, pb, &ours.normal),
+                off_surface(a, pa, &ours.point_a),
+                off_surface(b, pb, &ours.point_b),
+                (ours.point_b - ours.point_a).norm() - ours.distance
+            );
+        }
+        if certified {
+            t.certified_distance += 1;
+        } else {
+            t.fail(format!(
+                "distance ours {} parry {theirs}: {a:?} at {pa:?}, {b:?} at {pb:?}",
+                ours.distance
+            ));
+        }
+    }
+    if gjk::intersects(a, pa, b, pb) != (theirs <= 0.0) && theirs.abs() > tol && ours.distance > tol
+    {
+        t.fail(format!(
+            "verdict: parry distance {theirs}: {a:?} at {pa:?}, {b:?} at {pb:?}"
+        ));
+    }
+
+    // Depth and normal.
+    let theirs = parry3d::query::contact(pa, a.as_parry(), pb, b.as_parry(), 0.0).unwrap();
+    let Some(theirs) = theirs.filter(|c| c.dist < -tol) else {
+        return;
+    };
+    t.penetrating += 1;
+    let Some(ours) = epa::contact(a, pa, b, pb, 0.0) else {
+        t.fail(format!(
+            "no contact, parry depth {}: {a:?} at {pa:?}, {b:?} at {pb:?}",
+            -theirs.dist
+        ));
+        return;
+    };
+    assert!(ours.separation.is_finite() && ours.normal.iter().all(|x| x.is_finite()));
+    let (depth, parry_depth) = (-ours.separation, -theirs.dist);
+    // Our depth must be the overlap along our own normal: an upper bound on the true depth.
+    let along_ours = overlap_along(a, pa, b, pb, &ours.normal);
+    if (along_ours - depth).abs() > 1.0e-3 * size {
+        t.fail(format!("depth {depth} but overlap along our normal {along_ours}: {a:?} at {pa:?}, {b:?} at {pb:?}"));
+        return;
+    }
+    if (depth - parry_depth).abs() <= 1.0e-3 * size {
+        t.agreed_depth += 1;
+        let angle = ours.normal.dot(&theirs.normal1).clamp(-1.0, 1.0).acos();
+        if angle > (1.0 as Real).to_radians() {
+            // Two directions of (nearly) equal least depth: both answers are right.
+            let along_theirs = overlap_along(a, pa, b, pb, &theirs.normal1);
+            if (along_theirs - depth).abs() <= 1.0e-3 * size {
+                t.normal_ties += 1;
+            } else {
+                t.fail(format!(
+                    "normal off by {} deg: {a:?} at {pa:?}, {b:?} at {pb:?}",
+                    angle.to_degrees()
+                ));
+            }
+        }
+    } else if depth < parry_depth && parry_depth - depth <= PARRY_REL * parry_depth + 1.0e-3 * size
+    {
+        // Shallower than parry along a direction whose overlap parry's supports confirm.
+        t.certified_depth += 1;
+    } else if round_lower_bound(a, pa, b, pb, &ours).is_some_and(|lo| depth - lo <= 1.0e-3 * size) {
+        // Deeper than parry, but proven: parry's EPA on curved shapes stops short.
+        t.certified_depth += 1;
+    } else {
+        t.fail(format!(
+            "depth ours {depth} parry {parry_depth}: {a:?} at {pa:?}, {b:?} at {pb:?}"
+        ));
+    }
+}
+
+#[test]
+fn gjk_distance_and_epa_depth_agree_with_parry() {
+    let mut report = Vec::new();
+    let mut failed = false;
+    for ka in 0..4 {
+        for kb in 0..4 {
+            let mut rng = Rng(42 + (ka * 4 + kb) as u64);
+            let mut t = Tally::default();
+            for _ in 0..PAIRS {
+                let a = shape(&mut rng, ka);
+                let b = shape(&mut rng, kb);
+                let pa = rng.pose(1.2);
+                let pb = rng.pose(1.2);
+                check_pair(&mut t, &a, &pa, &b, &pb);
+            }
+            let line = format!(
+                "{:>7} vs {:<7}: {PAIRS} pairs, distance agreed {} certified {}; {} penetrating, depth agreed {} certified {}, normal ties {}; failures {}",
+                KINDS[ka], KINDS[kb], t.agreed_distance, t.certified_distance, t.penetrating,
+                t.agreed_depth, t.certified_depth, t.normal_ties, t.failures
+            );
+            if t.failures * 1000 > PAIRS {
+                failed = true;
+                report.push(format!(
+                    "{line}  <-- over 0.1%; first: {}",
+                    t.first_failure.unwrap_or_default()
+                ));
+            } else {
+                report.push(line);
+            }
+        }
+    }
+    println!("{}", report.join("\n"));
+    assert!(!failed, "{}", report.join("\n"));
+}
