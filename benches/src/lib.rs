@@ -1,1 +1,101 @@
+//! sprung-benches: criterion benches of sprung's kernels and, later, of the standard scenes.
+//!
+//! Every kernel bench runs sprung's code and parry3d's answer to the same question on the same
+//! inputs in one run, so that the ratio is measured on one machine at one time, not guessed:
+//! `cargo bench -p sprung-benches --bench kernels`.
+//!
+//! This library holds the seeded inputs the benches share.
 
+use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
+use sprung_collision::shape::Shape;
+
+/// splitmix64, as in ../shared/bench/SCENES.md.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> Real {
+        (self.next_u64() >> 40) as Real / 16_777_216.0
+    }
+
+    /// Uniform in [lo, hi).
+    pub fn range(&mut self, lo: Real, hi: Real) -> Real {
+        lo + (hi - lo) * self.unit()
+    }
+
+    /// A vector with components uniform in [-half, half).
+    pub fn vector(&mut self, half: Real) -> Vector<Real> {
+        Vector::new(
+            self.range(-half, half),
+            self.range(-half, half),
+            self.range(-half, half),
+        )
+    }
+
+    /// A random pose: translation within `half` of the origin, any rotation.
+    pub fn pose(&mut self, half: Real) -> Isometry<Real> {
+        let axis = self.vector(1.0).try_normalize(1e-3).unwrap_or(Vector::y());
+        Isometry::new(
+            self.vector(half),
+            axis * self.range(0.0, std::f32::consts::PI),
+        )
+    }
+}
+
+/// A pair of shapes at their poses.
+pub struct Pair {
+    /// Shape A.
+    pub a: Shape,
+    /// A's pose.
+    pub pose_a: Isometry<Real>,
+    /// Shape B.
+    pub b: Shape,
+    /// B's pose.
+    pub pose_b: Isometry<Real>,
+}
+
+/// A random hull of 12 points about a metre across.
+pub fn hull(rng: &mut Rng) -> Shape {
+    let pts: Vec<Point<Real>> = (0..12).map(|_| Point::from(rng.vector(0.5))).collect();
+    Shape::convex_hull(&pts).expect("12 random points span a volume")
+}
+
+/// `count` random pairs made by `make`, kept only if `keep` accepts their parry3d distance
+/// (so that benches can ask for separated or for overlapping pairs).
+pub fn pairs(
+    seed: u64,
+    count: usize,
+    make: impl Fn(&mut Rng) -> (Shape, Shape),
+    keep: impl Fn(Real) -> bool,
+) -> Vec<Pair> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let (a, b) = make(&mut rng);
+        let (pose_a, pose_b) = (rng.pose(1.0), rng.pose(1.0));
+        let d = sprung_collision::parry3d::query::distance(
+            &pose_a,
+            a.as_parry(),
+            &pose_b,
+            b.as_parry(),
+        );
+        if d.is_ok_and(&keep) {
+            out.push(Pair {
+                a,
+                pose_a,
+                b,
+                pose_b,
+            });
+        }
+    }
+    out
+}

@@ -5,8 +5,11 @@
 //! depth, [`manifold`] clipping, kept from step to step). [`shape`] holds the shapes.
 //! All types are parry3d's `math` types (f32), Y up.
 
+pub mod broad_phase;
 pub mod epa;
 pub mod gjk;
+pub mod manifold;
+pub mod narrow_phase;
 pub mod shape;
 
 pub use parry3d;

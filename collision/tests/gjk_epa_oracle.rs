@@ -167,7 +167,7 @@ fn check_pair(t: &mut Tally, a: &Shape, pa: &Isometry<Real>, b: &Shape, pb: &Iso
     if (depth - parry_depth).abs() <= 1.0e-3 * size {
         t.agreed_depth += 1;
         let angle = ours.normal.dot(&theirs.normal1).clamp(-1.0, 1.0).acos();
-        if angle > (1.0 as Real).to_radians() {
+        if angle > 1.0_f32.to_radians() {
             // Two directions of (nearly) equal least depth: both answers are right.
             let along_theirs = overlap_along(a, pa, b, pb, &theirs.normal1);
             if (along_theirs - depth).abs() <= 1.0e-3 * size {
@@ -197,8 +197,8 @@ fn check_pair(t: &mut Tally, a: &Shape, pa: &Isometry<Real>, b: &Shape, pb: &Iso
 fn gjk_distance_and_epa_depth_agree_with_parry() {
     let mut report = Vec::new();
     let mut failed = false;
-    for ka in 0..4 {
-        for kb in 0..4 {
+    for (ka, name_a) in KINDS.iter().enumerate() {
+        for (kb, name_b) in KINDS.iter().enumerate() {
             let mut rng = Rng(42 + (ka * 4 + kb) as u64);
             let mut t = Tally::default();
             for _ in 0..PAIRS {
@@ -210,7 +210,7 @@ fn gjk_distance_and_epa_depth_agree_with_parry() {
             }
             let line = format!(
                 "{:>7} vs {:<7}: {PAIRS} pairs, distance agreed {} certified {}; {} penetrating, depth agreed {} certified {}, normal ties {}; failures {}",
-                KINDS[ka], KINDS[kb], t.agreed_distance, t.certified_distance, t.penetrating,
+                name_a, name_b, t.agreed_distance, t.certified_distance, t.penetrating,
                 t.agreed_depth, t.certified_depth, t.normal_ties, t.failures
             );
             if t.failures * 1000 > PAIRS {

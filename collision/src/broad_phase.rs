@@ -1,0 +1,1051 @@
+//! Broad phase: incremental sweep-and-prune (SAP) on all three axes.
+//!
+//! **Stage.** First stage of collision detection, run once per step before the narrow phase.
+//! **In:** one axis-aligned bounding box per collider (the *tight* box, in world space), given
+//! through [`BroadPhase::insert`], [`BroadPhase::set_aabb`] and [`BroadPhase::remove`].
+//! **Out:** from [`BroadPhase::update`], the [`PairEvent`]s for proxy pairs whose *fat* boxes
+//! began or ended overlapping since the previous call; [`BroadPhase::pairs`] and
+//! [`BroadPhase::query_aabb`] answer questions about the current state.
+//!
+//! # Design
+//!
+//! * **Three-axis incremental SAP.** For each axis the broad phase keeps every proxy's min and max
+//!   endpoint in one array, sorted between updates. A moved proxy's endpoints are carried to their
+//!   new places by insertion sort; each swap of a min with a max of another proxy is exactly the
+//!   moment the two intervals start or stop overlapping on that axis, so the overlapping-pair set is
+//!   updated on the swap (a pair is added only if the other two axes overlap as well). Because
+//!   objects move little between steps the work is proportional to the motion, not to the scene,
+//!   and keeping all three axes sorted makes each overlap test a few integer comparisons of
+//!   endpoint positions, always consistent with the arrays. Ties sort a min before a max, so
+//!   touching boxes overlap (closed intervals, as [`Aabb::intersects`]).
+//! * **Fat boxes.** Each proxy stores its box enlarged by `margin`. While the tight box stays
+//!   inside the fat box nothing in the arrays changes, so resting or slowly moving bodies cost one
+//!   containment test; the narrow phase filters the few extra pairs.
+//! * **Batched insertion and removal.** Inserting proxies one by one into sorted arrays costs O(n)
+//!   each (O(n^2) for a scene load). Instead `insert` and `remove` are queued; `update` sorts the
+//!   new endpoints, merges them into each array in one O(n + k log k) pass, and finds the pairs of
+//!   new proxies with a single sweep along the axis where they are most spread. Removals end their
+//!   pairs with the same kind of sweep and compact the arrays once.
+//!
+//! Output is deterministic: the pair set is a hash set used for membership only; the pairs touched
+//! during an update are logged in a `Vec`, and events are produced from that sorted log.
+
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::math::Real;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Handle of one proxy (an AABB registered with the broad phase). Indices are reused after removal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProxyId(pub u32);
+
+/// A pair of proxies, always stored with `a < b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProxyPair {
+    /// The proxy with the smaller id.
+    pub a: ProxyId,
+    /// The proxy with the larger id.
+    pub b: ProxyId,
+}
+
+/// A change of the overlapping-pair set, reported by [`BroadPhase::update`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairEvent {
+    /// The two fat boxes overlap now and did not at the previous update.
+    Began(ProxyPair),
+    /// The two fat boxes overlapped at the previous update and do not now (or one was removed).
+    Ended(ProxyPair),
+}
+
+/// Finite bounds with `mins <= maxs` on every axis.
+fn is_valid(aabb: &Aabb) -> bool {
+    (0..3).all(|k| {
+        aabb.mins[k].is_finite() && aabb.maxs[k].is_finite() && aabb.mins[k] <= aabb.maxs[k]
+    })
+}
+
+fn make_pair(p: usize, q: usize) -> ProxyPair {
+    let (a, b) = if p < q { (p, q) } else { (q, p) };
+    ProxyPair {
+        a: ProxyId(a as u32),
+        b: ProxyId(b as u32),
+    }
+}
+
+/// Hasher for `ProxyPair` (two `u32` writes): packs them and mixes with the splitmix64 finalizer.
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.0 = self.0.rotate_left(32) ^ u64::from(x);
+    }
+    fn finish(&self) -> u64 {
+        let mut z = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+type PairSet = HashSet<ProxyPair, BuildHasherDefault<PairHasher>>;
+
+/// A proxy open during a sweep: its endpoint positions on the two other axes, then its index.
+type ActiveRecord = [u32; 5];
+
+/// Positions of a proxy's endpoints: `[axis][0 = min, 1 = max]`.
+type Ends = [[u32; 2]; 3];
+
+/// One interval bound on one axis: `data = proxy << 1 | is_max`.
+#[derive(Clone, Copy, Debug)]
+struct Endpoint {
+    value: Real,
+    data: u32,
+}
+
+impl Endpoint {
+    fn proxy(self) -> usize {
+        (self.data >> 1) as usize
+    }
+    /// 0 for a min endpoint, 1 for a max endpoint.
+    fn side(self) -> usize {
+        (self.data & 1) as usize
+    }
+    /// Strict sort order: by value, and at equal values mins before maxes (closed intervals).
+    fn before(self, other: Self) -> bool {
+        self.value < other.value || (self.value == other.value && self.side() < other.side())
+    }
+    /// Key of a total order agreeing with `before` (value, then side, then proxy), used to sort
+    /// a batch as plain integers; `from_key` inverts it. `-0.0` becomes `+0.0`, which `before`
+    /// treats as equal anyway.
+    fn key(value: Real, proxy: u32, side: u32) -> u64 {
+        let bits = (value + 0.0).to_bits();
+        let ordered = if bits >> 31 == 1 {
+            !bits
+        } else {
+            bits | 1 << 31
+        };
+        (u64::from(ordered) << 32) | u64::from(side << 31 | proxy)
+    }
+    fn from_key(key: u64) -> Self {
+        let ordered = (key >> 32) as u32;
+        let bits = if ordered >> 31 == 1 {
+            ordered & !(1 << 31)
+        } else {
+            !ordered
+        };
+        let low = key as u32;
+        Self {
+            value: Real::from_bits(bits),
+            data: low.rotate_left(1), // side << 31 | proxy  ->  proxy << 1 | side
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Slot on the free list.
+    Free,
+    /// Inserted, waiting for the next `update` to enter the arrays.
+    Queued,
+    /// In the arrays.
+    Live,
+    /// Removed by the user, still in the arrays until the next `update`.
+    Removed,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ProxyInfo {
+    /// The wanted fat box; equals the box in the arrays except while a move is pending.
+    fat: Aabb,
+    state: State,
+    /// Already on the pending-move list.
+    moved: bool,
+    /// Index in a sweep's active list.
+    slot: u32,
+}
+
+/// Endpoint positions plus the pair set and its change log (split out for borrowing).
+#[derive(Default)]
+struct Tracker {
+    ends: Vec<Ends>,
+    pairs: PairSet,
+    /// Every pair inserted into or removed from `pairs` since the last `update` finished.
+    log: Vec<ProxyPair>,
+}
+
+impl Tracker {
+    /// A sweep found `p` and `q` overlapping. Adding: the pair is new (it involves a proxy that
+    /// just entered the arrays) and is only logged; `flush_inserts` adds the logged pairs to the
+    /// set in one go. Removing: the pair leaves the set.
+    fn set_pair(&mut self, p: usize, q: usize, adding: bool) {
+        let pair = make_pair(p, q);
+        if adding || self.pairs.remove(&pair) {
+            self.log.push(pair);
+        }
+    }
+
+    /// Carries the endpoint at `i` on axis `k` (whose value just changed) to its sorted place,
+    /// swapping with neighbours. The caller moves a proxy's endpoints so that its own min stays
+    /// before its own max; then a min passing below another proxy's max (or a max passing above
+    /// a min) means the two intervals now overlap on `k`, and the reverse crossings mean they
+    /// stopped. Either way the pair's state flips iff the boxes overlap on the two other axes
+    /// (a pair not overlapping there was never in the set); min/min and max/max swaps change
+    /// nothing.
+    fn sift(&mut self, arr: &mut [Endpoint], k: usize, mut i: usize) {
+        // Plain slices, so the hot loop does not reload the vectors' headers after each store.
+        let ends = &mut self.ends[..];
+        let e = arr[i];
+        let (p, s) = (e.proxy(), e.side());
+        let (a, b) = ((k + 1) % 3, (k + 2) % 3);
+        // Branch-free overlap test on the two other axes, run on every swap.
+        let overlaps_off = |ends: &[Ends], q: usize| {
+            let (ep, eq) = (&ends[p], &ends[q]);
+            (ep[a][0] < eq[a][1])
+                & (eq[a][0] < ep[a][1])
+                & (ep[b][0] < eq[b][1])
+                & (eq[b][0] < ep[b][1])
+        };
+        let mut flip = |q: usize, gained: bool| {
+            let pair = make_pair(p, q);
+            let changed = if gained {
+                self.pairs.insert(pair)
+            } else {
+                self.pairs.remove(&pair)
+            };
+            if changed {
+                self.log.push(pair);
+            }
+        };
+        while i > 0 && e.before(arr[i - 1]) {
+            let o = arr[i - 1];
+            arr[i] = o;
+            ends[o.proxy()][k][o.side()] = i as u32;
+            i -= 1;
+            if (o.side() != s) & overlaps_off(ends, o.proxy()) {
+                flip(o.proxy(), s == 0);
+            }
+        }
+        while i + 1 < arr.len() && arr[i + 1].before(e) {
+            let o = arr[i + 1];
+            arr[i] = o;
+            ends[o.proxy()][k][o.side()] = i as u32;
+            i += 1;
+            if (o.side() != s) & overlaps_off(ends, o.proxy()) {
+                flip(o.proxy(), s == 1);
+            }
+        }
+        arr[i] = e;
+        ends[p][k][s] = i as u32;
+    }
+}
+
+/// Incremental three-axis sweep-and-prune over fat AABBs; see the module documentation.
+pub struct BroadPhase {
+    margin: Real,
+    axes: [Vec<Endpoint>; 3],
+    track: Tracker,
+    proxies: Vec<ProxyInfo>,
+    free: Vec<u32>,
+    live: usize,
+    pending_insert: Vec<u32>,
+    pending_remove: Vec<u32>,
+    pending_move: Vec<u32>,
+    /// Sort keys: a batch of new endpoints, or moved proxies by position (kept buffer).
+    scratch: Vec<u64>,
+    /// Sweep active lists: `[flagged, others]`.
+    active: [Vec<ActiveRecord>; 2],
+    /// Pairs that began, collected while `Ended` events are emitted.
+    began: Vec<ProxyPair>,
+}
+
+impl BroadPhase {
+    /// `margin` (m): how much each proxy's AABB is fattened; a proxy whose tight box stays inside
+    /// its fat box costs nothing to move. Panics if `margin` is negative or not finite.
+    pub fn new(margin: Real) -> Self {
+        assert!(
+            margin >= 0.0 && margin.is_finite(),
+            "invalid broad-phase margin"
+        );
+        Self {
+            margin,
+            axes: Default::default(),
+            track: Tracker::default(),
+            proxies: Vec::new(),
+            free: Vec::new(),
+            live: 0,
+            pending_insert: Vec::new(),
+            pending_remove: Vec::new(),
+            pending_move: Vec::new(),
+            scratch: Vec::new(),
+            active: Default::default(),
+            began: Vec::new(),
+        }
+    }
+
+    /// Registers a proxy for the tight box `aabb` (stored fattened by the margin). It takes part
+    /// in pairs from the next [`update`](Self::update) on.
+    pub fn insert(&mut self, aabb: Aabb) -> ProxyId {
+        debug_assert!(is_valid(&aabb), "non-finite or inverted AABB {aabb:?}");
+        let info = ProxyInfo {
+            fat: aabb.loosened(self.margin),
+            state: State::Queued,
+            moved: false,
+            slot: 0,
+        };
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.proxies[id as usize] = info;
+                id
+            }
+            None => {
+                assert!(self.proxies.len() < 1 << 31, "too many broad-phase proxies");
+                self.proxies.push(info);
+                self.track.ends.push([[0; 2]; 3]);
+                self.proxies.len() as u32 - 1
+            }
+        };
+        self.pending_insert.push(id);
+        self.live += 1;
+        ProxyId(id)
+    }
+
+    /// Removes a proxy; its pairs are reported as ended at the next [`update`](Self::update).
+    /// Returns `false` (and does nothing) if `id` is not a live proxy.
+    pub fn remove(&mut self, id: ProxyId) -> bool {
+        let Some(info) = self.proxies.get_mut(id.0 as usize) else {
+            return false;
+        };
+        match info.state {
+            // Never entered the arrays: the id can be reused at once.
+            State::Queued => {
+                info.state = State::Free;
+                self.free.push(id.0);
+            }
+            State::Live => {
+                info.state = State::Removed;
+                self.pending_remove.push(id.0);
+            }
+            State::Free | State::Removed => return false,
+        }
+        self.live -= 1;
+        true
+    }
+
+    /// Sets the tight box of a proxy. If it is not contained in the stored fat box, the fat box is
+    /// recomputed and the proxy moves at the next [`update`](Self::update). Returns `false` for a
+    /// dead id.
+    pub fn set_aabb(&mut self, id: ProxyId, aabb: Aabb) -> bool {
+        debug_assert!(is_valid(&aabb), "non-finite or inverted AABB {aabb:?}");
+        let Some(info) = self.proxies.get_mut(id.0 as usize) else {
+            return false;
+        };
+        if !matches!(info.state, State::Queued | State::Live) {
+            return false;
+        }
+        if !info.fat.contains(&aabb) {
+            info.fat = aabb.loosened(self.margin);
+            if info.state == State::Live && !info.moved {
+                info.moved = true;
+                self.pending_move.push(id.0);
+            }
+        }
+        true
+    }
+
+    /// The fat box of a live proxy (including changes not yet applied by `update`).
+    pub fn fat_aabb(&self, id: ProxyId) -> Option<Aabb> {
+        let info = self.proxies.get(id.0 as usize)?;
+        matches!(info.state, State::Queued | State::Live).then_some(info.fat)
+    }
+
+    /// Number of live proxies.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// True if there is no live proxy.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// Applies pending work and appends the pairs that began and ended overlapping since the last
+    /// call: first all `Ended`, then all `Began`, each sorted by pair. A pair that began and ended
+    /// between two calls is not reported.
+    pub fn update(&mut self, events: &mut Vec<PairEvent>) {
+        self.flush_removals();
+        self.flush_moves();
+        self.flush_inserts();
+        let log = &mut self.track.log;
+        log.sort_unstable_by_key(|p| (u64::from(p.a.0) << 32) | u64::from(p.b.0));
+        // Each logged entry toggles membership, so a pair changed iff it was logged an odd number
+        // of times, and its current membership says which way.
+        self.began.clear();
+        for run in log.chunk_by(|a, b| a == b) {
+            if run.len() % 2 == 1 {
+                if self.track.pairs.contains(&run[0]) {
+                    self.began.push(run[0]);
+                } else {
+                    events.push(PairEvent::Ended(run[0]));
+                }
+            }
+        }
+        events.extend(self.began.iter().map(|&p| PairEvent::Began(p)));
+        log.clear();
+    }
+
+    /// Every overlapping pair (fat boxes) as of the last `update`, sorted.
+    pub fn pairs(&self) -> Vec<ProxyPair> {
+        let mut out: Vec<ProxyPair> = self.track.pairs.iter().copied().collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Calls `f` for every live proxy whose fat box (as of the last `update`) overlaps `aabb`,
+    /// in a deterministic order. Proxies inserted since the last `update` are not seen; removed
+    /// ones are skipped.
+    pub fn query_aabb(&self, aabb: &Aabb, mut f: impl FnMut(ProxyId)) {
+        // Candidates: mins <= aabb.maxs (a prefix) or maxs >= aabb.mins (a suffix) of one axis;
+        // scan the shortest of the six ranges.
+        let mut best = (usize::MAX, 0, 0, 0..0);
+        for (k, arr) in self.axes.iter().enumerate() {
+            let below = arr.partition_point(|e| e.value <= aabb.maxs[k]);
+            let above = arr.partition_point(|e| e.value < aabb.mins[k]);
+            if below < best.0 {
+                best = (below, k, 0, 0..below);
+            }
+            if arr.len() - above < best.0 {
+                best = (arr.len() - above, k, 1, above..arr.len());
+            }
+        }
+        let (_, k, side, range) = best;
+        for e in &self.axes[k][range] {
+            let p = e.proxy();
+            if e.side() == side && self.proxies[p].state == State::Live {
+                let ends = &self.track.ends[p];
+                let hit = (0..3).all(|a| {
+                    self.axes[a][ends[a][0] as usize].value <= aabb.maxs[a]
+                        && self.axes[a][ends[a][1] as usize].value >= aabb.mins[a]
+                });
+                if hit {
+                    f(ProxyId(p as u32));
+                }
+            }
+        }
+    }
+
+    fn flush_removals(&mut self) {
+        if self.pending_remove.is_empty() {
+            return;
+        }
+        let removed = std::mem::take(&mut self.pending_remove);
+        self.sweep(&removed, State::Removed, false);
+        for (k, arr) in self.axes.iter_mut().enumerate() {
+            let mut w = 0;
+            for r in 0..arr.len() {
+                let e = arr[r];
+                if self.proxies[e.proxy()].state == State::Removed {
+                    continue;
+                }
+                if w != r {
+                    arr[w] = e;
+                    self.track.ends[e.proxy()][k][e.side()] = w as u32;
+                }
+                w += 1;
+            }
+            arr.truncate(w);
+        }
+        for &p in &removed {
+            self.proxies[p as usize].state = State::Free;
+            self.free.push(p);
+        }
+        self.pending_remove = removed;
+        self.pending_remove.clear();
+    }
+
+    fn flush_moves(&mut self) {
+        let mut moved = std::mem::take(&mut self.pending_move);
+        moved.retain(|&p| {
+            let info = &mut self.proxies[p as usize];
+            info.moved = false;
+            info.state == State::Live
+        });
+        // Axis by axis, visiting the moved proxies in array order, so the sifts walk the array
+        // (and the neighbouring proxies' records) mostly forward and stay in cache. Any order
+        // gives the same result: every swap keeps the pair set consistent with the arrays.
+        for (k, arr) in self.axes.iter_mut().enumerate() {
+            self.scratch.clear();
+            let ends = &self.track.ends;
+            let by_pos = moved
+                .iter()
+                .map(|&p| u64::from(ends[p as usize][k][0]) << 32 | u64::from(p));
+            self.scratch.extend(by_pos);
+            self.scratch.sort_unstable();
+            for &key in &self.scratch {
+                let p = key as u32 as usize;
+                let fat = &self.proxies[p].fat;
+                let [imin, imax] = self.track.ends[p][k].map(|i| i as usize);
+                let (old_min, old_max) = (arr[imin].value, arr[imax].value);
+                let (new_min, new_max) = (fat.mins[k], fat.maxs[k]);
+                // Grow first, then shrink: a proxy's own min always stays before its own max.
+                let steps = [
+                    (0, new_min < old_min, new_min),
+                    (1, new_max > old_max, new_max),
+                    (0, new_min > old_min, new_min),
+                    (1, new_max < old_max, new_max),
+                ];
+                for (side, needed, value) in steps {
+                    if needed {
+                        let i = self.track.ends[p][k][side] as usize;
+                        arr[i].value = value;
+                        self.track.sift(arr, k, i);
+                    }
+                }
+            }
+        }
+        self.pending_move = moved;
+        self.pending_move.clear();
+    }
+
+    fn flush_inserts(&mut self) {
+        let mut new = std::mem::take(&mut self.pending_insert);
+        // Queued-then-removed ids were freed and may have been queued again: drop both cases.
+        new.sort_unstable();
+        new.dedup();
+        new.retain(|&p| self.proxies[p as usize].state == State::Queued);
+        if !new.is_empty() {
+            for (k, arr) in self.axes.iter_mut().enumerate() {
+                self.scratch.clear();
+                for &p in &new {
+                    let fat = &self.proxies[p as usize].fat;
+                    self.scratch.push(Endpoint::key(fat.mins[k], p, 0));
+                    self.scratch.push(Endpoint::key(fat.maxs[k], p, 1));
+                }
+                self.scratch.sort_unstable();
+                // Merge from the back; old endpoints below the first new one stay in place.
+                let (mut i, mut j) = (arr.len(), self.scratch.len());
+                arr.resize(i + j, Endpoint::from_key(self.scratch[0]));
+                let mut w = arr.len();
+                while j > 0 {
+                    w -= 1;
+                    let new = Endpoint::from_key(self.scratch[j - 1]);
+                    let e = if i > 0 && new.before(arr[i - 1]) {
+                        i -= 1;
+                        arr[i]
+                    } else {
+                        j -= 1;
+                        new
+                    };
+                    arr[w] = e;
+                    self.track.ends[e.proxy()][k][e.side()] = w as u32;
+                }
+            }
+            let start = self.track.log.len();
+            self.sweep(&new, State::Queued, true);
+            let track = &mut self.track;
+            track.pairs.reserve(track.log.len() - start);
+            for pair in &track.log[start..] {
+                let fresh = track.pairs.insert(*pair);
+                debug_assert!(fresh, "a new proxy already had a pair");
+            }
+            for &p in &new {
+                self.proxies[p as usize].state = State::Live;
+            }
+        }
+        self.pending_insert = new;
+        self.pending_insert.clear();
+    }
+
+    /// One sweep along the axis where the `flagged` proxies (`ids`, all in the arrays with state
+    /// `flag`) are most spread, visiting every pair that overlaps on that axis and involves at
+    /// least one flagged proxy; overlapping pairs are added to (or removed from) the pair set.
+    fn sweep(&mut self, ids: &[u32], flag: State, adding: bool) {
+        let mut sums = [[0.0f64; 2]; 3];
+        for &p in ids {
+            let fat = &self.proxies[p as usize].fat;
+            for (k, s) in sums.iter_mut().enumerate() {
+                let c = f64::from(fat.mins[k]) + f64::from(fat.maxs[k]);
+                s[0] += c;
+                s[1] += c * c;
+            }
+        }
+        let spread = |s: [f64; 2]| s[1] - s[0] * s[0] / ids.len() as f64;
+        let k = (0..3).fold(0, |b, k| {
+            if spread(sums[k]) > spread(sums[b]) {
+                k
+            } else {
+                b
+            }
+        });
+
+        // Active records hold the endpoint positions on the two other axes (fixed during the
+        // sweep) so the overlap test reads contiguous memory: [min_a, max_a, min_b, max_b, proxy].
+        let (a, b) = ((k + 1) % 3, (k + 2) % 3);
+        let [act_flag, act_other] = &mut self.active;
+        act_flag.clear();
+        act_other.clear();
+        let mut open = ids.len();
+        for &e in &self.axes[k] {
+            let p = e.proxy();
+            let flagged = self.proxies[p].state == flag;
+            if e.side() == 1 {
+                let list = if flagged {
+                    &mut *act_flag
+                } else {
+                    &mut *act_other
+                };
+                let s = self.proxies[p].slot as usize;
+                list.swap_remove(s);
+                if let Some(r) = list.get(s) {
+                    self.proxies[r[4] as usize].slot = s as u32;
+                }
+                if flagged {
+                    open -= 1;
+                    if open == 0 {
+                        break;
+                    }
+                }
+                continue;
+            }
+            let ends = &self.track.ends[p];
+            let me = [ends[a][0], ends[a][1], ends[b][0], ends[b][1], p as u32];
+            let hits = |r: &&ActiveRecord| {
+                (me[0] < r[1]) & (r[0] < me[1]) & (me[2] < r[3]) & (r[2] < me[3])
+            };
+            for r in act_flag.iter().filter(hits) {
+                self.track.set_pair(p, r[4] as usize, adding);
+            }
+            if flagged {
+                for r in act_other.iter().filter(hits) {
+                    self.track.set_pair(p, r[4] as usize, adding);
+                }
+            }
+            let list = if flagged {
+                &mut *act_flag
+            } else {
+                &mut *act_other
+            };
+            self.proxies[p].slot = list.len() as u32;
+            list.push(me);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parry3d::math::{Point, Vector};
+    use std::collections::BTreeSet;
+
+    /// splitmix64.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn unit(&mut self) -> f32 {
+            (self.next() >> 40) as f32 / (1u64 << 24) as f32
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn signed(&mut self, a: f32) -> f32 {
+            (self.unit() * 2.0 - 1.0) * a
+        }
+    }
+
+    fn cube(x: f32, y: f32, z: f32, h: f32) -> Aabb {
+        Aabb::new(
+            Point::new(x - h, y - h, z - h),
+            Point::new(x + h, y + h, z + h),
+        )
+    }
+
+    /// Random box in [0, 10]^3; `grid` snaps to multiples of 0.5 so faces often touch exactly.
+    fn random_box(rng: &mut Rng, grid: bool) -> Aabb {
+        let mut mins = Point::origin();
+        let mut maxs = Point::origin();
+        for k in 0..3 {
+            if grid {
+                mins[k] = rng.below(20) as f32 * 0.5;
+                maxs[k] = mins[k] + rng.below(4) as f32 * 0.5;
+            } else {
+                mins[k] = rng.unit() * 10.0;
+                maxs[k] = mins[k] + 0.05 + rng.unit() * 1.5;
+            }
+        }
+        Aabb::new(mins, maxs)
+    }
+
+    fn shifted(b: &Aabb, d: Vector<f32>) -> Aabb {
+        Aabb::new(b.mins + d, b.maxs + d)
+    }
+
+    fn brute_pairs(bp: &BroadPhase, ids: &[ProxyId]) -> Vec<ProxyPair> {
+        let boxes: Vec<Aabb> = ids.iter().map(|&id| bp.fat_aabb(id).unwrap()).collect();
+        let mut out = Vec::new();
+        for i in 0..ids.len() {
+            for j in i + 1..ids.len() {
+                if boxes[i].intersects(&boxes[j]) {
+                    out.push(make_pair(ids[i].0 as usize, ids[j].0 as usize));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Brute force by sorting along x (for large scenes).
+    fn sorted_brute_pairs(bp: &BroadPhase, ids: &[ProxyId]) -> Vec<ProxyPair> {
+        let mut boxes: Vec<(Aabb, ProxyId)> = ids
+            .iter()
+            .map(|&id| (bp.fat_aabb(id).unwrap(), id))
+            .collect();
+        boxes.sort_by(|a, b| a.0.mins.x.partial_cmp(&b.0.mins.x).unwrap());
+        let mut out = Vec::new();
+        for i in 0..boxes.len() {
+            for j in i + 1..boxes.len() {
+                if boxes[j].0.mins.x > boxes[i].0.maxs.x {
+                    break;
+                }
+                if boxes[i].0.intersects(&boxes[j].0) {
+                    out.push(make_pair(boxes[i].1 .0 as usize, boxes[j].1 .0 as usize));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Applies one update's events to `set`, checking they are well formed and ordered.
+    fn apply_events(set: &mut BTreeSet<ProxyPair>, events: &[PairEvent]) {
+        let split = events
+            .iter()
+            .take_while(|e| matches!(e, PairEvent::Ended(_)))
+            .count();
+        let (ended, began) = events.split_at(split);
+        let key = |e: &PairEvent| match *e {
+            PairEvent::Ended(p) | PairEvent::Began(p) => p,
+        };
+        assert!(
+            ended.windows(2).all(|w| key(&w[0]) < key(&w[1])),
+            "Ended not sorted"
+        );
+        assert!(
+            began.windows(2).all(|w| key(&w[0]) < key(&w[1])),
+            "Began not sorted"
+        );
+        for e in events {
+            match *e {
+                PairEvent::Ended(p) => assert!(set.remove(&p), "Ended {p:?} was not active"),
+                PairEvent::Began(p) => {
+                    assert!(p.a < p.b);
+                    assert!(set.insert(p), "Began {p:?} was already active");
+                }
+            }
+        }
+    }
+
+    fn check_structure(bp: &BroadPhase) {
+        let in_arrays = bp
+            .proxies
+            .iter()
+            .filter(|p| matches!(p.state, State::Live | State::Removed))
+            .count();
+        for (k, arr) in bp.axes.iter().enumerate() {
+            assert_eq!(arr.len(), 2 * in_arrays);
+            assert!(
+                arr.windows(2).all(|w| !w[1].before(w[0])),
+                "axis {k} unsorted"
+            );
+            for (i, e) in arr.iter().enumerate() {
+                assert_eq!(bp.track.ends[e.proxy()][k][e.side()] as usize, i);
+            }
+        }
+    }
+
+    fn run_random(seed: u64, ops: usize, record: &mut Vec<PairEvent>) {
+        let mut rng = Rng(seed);
+        let grid = seed.is_multiple_of(2);
+        let margin = [0.0, 0.1, 0.25][seed as usize % 3];
+        let mut bp = BroadPhase::new(margin);
+        let mut live: Vec<(ProxyId, Aabb)> = Vec::new();
+        let mut dead: Vec<ProxyId> = Vec::new();
+        let mut active = BTreeSet::new();
+        let mut events = Vec::new();
+        let target = 1 + rng.below(60);
+        for _ in 0..ops {
+            let r = rng.below(100);
+            if r < 30 && live.len() < target {
+                let b = random_box(&mut rng, grid);
+                let id = bp.insert(b);
+                assert!(
+                    live.iter().all(|&(l, _)| l != id),
+                    "id {id:?} reused while live"
+                );
+                live.push((id, b));
+            } else if r < 50 && !live.is_empty() {
+                let i = rng.below(live.len());
+                let step = if grid { 0.5 } else { 0.3 };
+                let d = Vector::from_fn(|_, _| rng.below(3) as f32 * step - step);
+                live[i].1 = shifted(&live[i].1, d);
+                assert!(bp.set_aabb(live[i].0, live[i].1));
+            } else if r < 58 && !live.is_empty() {
+                let i = rng.below(live.len());
+                live[i].1 = random_box(&mut rng, grid);
+                assert!(bp.set_aabb(live[i].0, live[i].1));
+            } else if r < 68 && !live.is_empty() {
+                let (id, _) = live.swap_remove(rng.below(live.len()));
+                assert!(bp.remove(id));
+                dead.push(id);
+            } else if r < 72 {
+                for &id in &dead {
+                    if live.iter().all(|&(l, _)| l != id) {
+                        assert!(!bp.remove(id));
+                        assert!(!bp.set_aabb(id, cube(0.0, 0.0, 0.0, 1.0)));
+                        assert!(bp.fat_aabb(id).is_none());
+                    }
+                }
+            } else {
+                events.clear();
+                bp.update(&mut events);
+                record.extend_from_slice(&events);
+                apply_events(&mut active, &events);
+                check_structure(&bp);
+                assert_eq!(bp.len(), live.len());
+                let ids: Vec<ProxyId> = live.iter().map(|l| l.0).collect();
+                for (id, tight) in &live {
+                    assert!(bp.fat_aabb(*id).unwrap().contains(tight));
+                }
+                let brute = brute_pairs(&bp, &ids);
+                assert_eq!(
+                    bp.pairs(),
+                    brute,
+                    "seed {seed}: pairs differ from brute force"
+                );
+                assert_eq!(
+                    active.iter().copied().collect::<Vec<_>>(),
+                    brute,
+                    "seed {seed}"
+                );
+                let q = random_box(&mut rng, grid);
+                let mut got = Vec::new();
+                bp.query_aabb(&q, |id| got.push(id));
+                got.sort_unstable();
+                let mut want: Vec<ProxyId> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&id| bp.fat_aabb(id).unwrap().intersects(&q))
+                    .collect();
+                want.sort_unstable();
+                assert_eq!(got, want, "seed {seed}: query differs");
+            }
+        }
+    }
+
+    #[test]
+    fn random_against_brute_force() {
+        for seed in 0..20 {
+            run_random(seed, 300, &mut Vec::new());
+        }
+    }
+
+    #[test]
+    fn deterministic_events() {
+        for seed in [3, 8, 11] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            run_random(seed, 400, &mut a);
+            run_random(seed, 400, &mut b);
+            assert!(!a.is_empty());
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn touching_boxes_overlap() {
+        let mut bp = BroadPhase::new(0.0);
+        let a = bp.insert(Aabb::new(
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(1.0, 1.0, 1.0),
+        ));
+        let b = bp.insert(Aabb::new(
+            Point::new(1.0, 0.0, 0.0),
+            Point::new(2.0, 1.0, 1.0),
+        ));
+        let c = bp.insert(Aabb::new(
+            Point::new(2.001, 0.0, 0.0),
+            Point::new(3.0, 1.0, 1.0),
+        ));
+        let mut events = Vec::new();
+        bp.update(&mut events);
+        assert_eq!(events, vec![PairEvent::Began(make_pair(0, 1))]);
+        assert_eq!(bp.pairs(), vec![ProxyPair { a, b }]);
+        // Move c so that it touches b at a corner edge: still overlapping (closed intervals).
+        bp.set_aabb(
+            c,
+            Aabb::new(Point::new(2.0, 1.0, 1.0), Point::new(3.0, 2.0, 2.0)),
+        );
+        events.clear();
+        bp.update(&mut events);
+        assert_eq!(events, vec![PairEvent::Began(ProxyPair { a: b, b: c })]);
+        // Shifted 1e-3 further along y (a shrink would stay inside the fat box): ended.
+        bp.set_aabb(
+            c,
+            Aabb::new(Point::new(2.0, 1.001, 1.0), Point::new(3.0, 2.001, 2.0)),
+        );
+        events.clear();
+        bp.update(&mut events);
+        assert_eq!(events, vec![PairEvent::Ended(ProxyPair { a: b, b: c })]);
+    }
+
+    #[test]
+    fn stale_ids_and_reuse() {
+        let mut bp = BroadPhase::new(0.1);
+        let a = bp.insert(cube(0.0, 0.0, 0.0, 1.0));
+        let b = bp.insert(cube(1.0, 0.0, 0.0, 1.0));
+        let mut events = Vec::new();
+        bp.update(&mut events);
+        assert_eq!(events, vec![PairEvent::Began(ProxyPair { a, b })]);
+        assert!(bp.remove(b));
+        assert!(!bp.remove(b));
+        assert!(!bp.set_aabb(b, cube(0.0, 0.0, 0.0, 1.0)));
+        assert!(!bp.remove(ProxyId(99)));
+        assert!(!bp.set_aabb(ProxyId(99), cube(0.0, 0.0, 0.0, 1.0)));
+        // b is still in the arrays: its id must not be handed out yet.
+        let c = bp.insert(cube(0.5, 0.0, 0.0, 1.0));
+        assert_ne!(c, b);
+        events.clear();
+        bp.update(&mut events);
+        assert_eq!(
+            events,
+            vec![
+                PairEvent::Ended(ProxyPair { a, b }),
+                PairEvent::Began(ProxyPair { a, b: c })
+            ]
+        );
+        assert_eq!(bp.insert(cube(9.0, 9.0, 9.0, 1.0)), b);
+        // Inserted and removed before an update: nothing is reported.
+        let d = bp.insert(cube(0.0, 0.0, 0.0, 1.0));
+        assert!(bp.remove(d));
+        events.clear();
+        bp.update(&mut events);
+        assert!(events.is_empty());
+        assert_eq!(bp.len(), 3);
+    }
+
+    #[test]
+    fn moves_inside_fat_box_do_not_touch_arrays() {
+        let mut bp = BroadPhase::new(0.5);
+        let a = bp.insert(cube(0.0, 0.0, 0.0, 1.0));
+        bp.update(&mut Vec::new());
+        let before = bp.fat_aabb(a);
+        assert!(bp.set_aabb(a, cube(0.3, -0.2, 0.1, 1.0)));
+        assert!(bp.pending_move.is_empty());
+        assert_eq!(bp.fat_aabb(a), before);
+    }
+
+    #[test]
+    fn ten_thousand_on_a_grid() {
+        let mut rng = Rng(7);
+        let mut bp = BroadPhase::new(0.05);
+        let mut boxes = Vec::new();
+        for i in 0..10_000 {
+            let (x, y, z) = ((i % 25) as f32, ((i / 25) % 20) as f32, (i / 500) as f32);
+            let b = cube(x, y, z, 0.45);
+            boxes.push((bp.insert(b), b));
+        }
+        let ids: Vec<ProxyId> = boxes.iter().map(|b| b.0).collect();
+        let mut events = Vec::new();
+        let mut active = BTreeSet::new();
+        bp.update(&mut events);
+        apply_events(&mut active, &events);
+        let brute = sorted_brute_pairs(&bp, &ids);
+        assert!(brute.len() > 20_000, "grid neighbours should overlap");
+        assert_eq!(bp.pairs(), brute);
+        let mut order: Vec<usize> = (0..boxes.len()).collect();
+        for _ in 0..10 {
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            for &i in &order[..8_000] {
+                let d = Vector::from_fn(|_, _| rng.signed(0.08));
+                boxes[i].1 = shifted(&boxes[i].1, d);
+                bp.set_aabb(boxes[i].0, boxes[i].1);
+            }
+            events.clear();
+            bp.update(&mut events);
+            apply_events(&mut active, &events);
+            let brute = sorted_brute_pairs(&bp, &ids);
+            assert_eq!(bp.pairs(), brute);
+            assert_eq!(active.iter().copied().collect::<Vec<_>>(), brute);
+        }
+        check_structure(&bp);
+    }
+
+    /// Timing figures: `cargo test --release -- --ignored --nocapture timing`.
+    /// Grid 25 x 20 x 20 of unit spacing, margin 0.05; half-extent 0.45 makes the fat boxes touch
+    /// their 26 neighbours (117,786 pairs), 0.4 leaves them apart (no pairs).
+    #[test]
+    #[ignore]
+    fn timing() {
+        use std::time::{Duration, Instant};
+        let grid =
+            |i: usize, h: f32| cube((i % 25) as f32, ((i / 25) % 20) as f32, (i / 500) as f32, h);
+        for half in [0.45, 0.4] {
+            let mut times = Vec::new();
+            let mut events = Vec::new();
+            for _ in 0..5 {
+                let mut bp = BroadPhase::new(0.05);
+                for i in 0..10_000 {
+                    bp.insert(grid(i, half));
+                }
+                events.clear();
+                let t = Instant::now();
+                bp.update(&mut events);
+                times.push(t.elapsed());
+            }
+            println!(
+                "half {half}: 10k inserts + update: {times:?} ({} pairs)",
+                events.len()
+            );
+            // jitter: offset from the rest pose (stays inside the fat box when amp <= margin);
+            // walk: accumulated random steps (proxies leave their fat boxes and move).
+            for (amp, walk) in [(0.04, false), (0.04, true), (0.12, true)] {
+                let mut rng = Rng(1);
+                let mut bp = BroadPhase::new(0.05);
+                let mut boxes: Vec<_> = (0..10_000)
+                    .map(|i| (bp.insert(grid(i, half)), grid(i, half)))
+                    .collect();
+                bp.update(&mut events);
+                let (mut total, mut n_events) = (Duration::ZERO, 0);
+                for _ in 0..10 {
+                    for (i, b) in boxes.iter_mut().enumerate().take(8_000) {
+                        let base = if walk { b.1 } else { grid(i, half) };
+                        b.1 = shifted(&base, Vector::from_fn(|_, _| rng.signed(amp)));
+                        bp.set_aabb(b.0, b.1);
+                    }
+                    events.clear();
+                    let t = Instant::now();
+                    bp.update(&mut events);
+                    total += t.elapsed();
+                    n_events += events.len();
+                }
+                let kind = if walk { "walk" } else { "jitter" };
+                println!(
+                    "half {half}: 8k moved ({kind} +-{amp}): mean update {:?}, {} events/update",
+                    total / 10,
+                    n_events / 10
+                );
+            }
+        }
+    }
+}

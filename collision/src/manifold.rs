@@ -1,0 +1,496 @@
+//! Contact manifolds: up to four points that hold two shapes apart, each with a feature id.
+//!
+//! In: two shapes, their poses, and a speculative margin. Out: a [`Manifold`]: the unit normal
+//! from A to B and up to 4 [`ManifoldPoint`]s with their signed separations (negative when
+//! overlapping, up to `margin` when apart: speculative points let the solver stop bodies before
+//! they touch).
+//!
+//! How: [`crate::epa::contact`] gives the normal `n`. Each shape then offers its supporting
+//! feature along it (A along `n`, B along `-n`): the face of a box or hull whose normal is
+//! closest to `n`, the core segment of a capsule lying across `n`, or a single point. Both
+//! features are projected on the plane perpendicular to `n` and one is clipped against the other
+//! there (Sutherland-Hodgman); every vertex of the overlap is lifted back onto both features
+//! along `n` to measure its separation, and points farther apart than the margin are dropped.
+//! Separation is linear over a planar overlap, so its deepest point is always one of those
+//! vertices: an edge crossing an edge comes out as the single crossing point, a box on its edge as
+//! two points, a box flat on a box as four. More than four are reduced to the four that keep the
+//! deepest point and the largest area.
+//!
+//! Clipping in the contact plane, not against the reference face's side planes, because it
+//! treats every pair of features (face, edge, point) with one routine and one normal.
+
+use parry3d::math::{Isometry, Point, Real, Vector};
+use parry3d::shape::Cuboid;
+use smallvec::SmallVec;
+
+use crate::epa::{self, Contact};
+use crate::shape::Shape;
+
+/// Identifies which features of the two shapes made a contact point, so that the next step can
+/// recognise the same point and carry its impulses over (warm starting).
+pub type FeatureId = u32;
+
+/// One contact point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ManifoldPoint {
+    /// The point on A's surface (world).
+    pub point_a: Point<Real>,
+    /// The point on B's surface (world).
+    pub point_b: Point<Real>,
+    /// Signed distance along the normal (m): negative overlapping, positive apart (speculative).
+    pub separation: Real,
+    /// Features of A and B that made this point.
+    pub id: FeatureId,
+    /// Accumulated normal impulse (N s), kept for warm starting; the collision crate only
+    /// carries it from step to step.
+    pub normal_impulse: Real,
+    /// Accumulated friction impulses (N s) along the solver's two tangents, carried likewise.
+    pub tangent_impulse: [Real; 2],
+}
+
+/// The contact between two shapes: a normal and up to four points.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Manifold {
+    /// Unit normal from A to B (world).
+    pub normal: Vector<Real>,
+    /// The points; empty when the shapes are farther apart than the margin.
+    pub points: SmallVec<[ManifoldPoint; 4]>,
+}
+
+/// Largest angle (rad) between EPA's normal and a face normal that is snapped to the face.
+const SNAP: Real = 1.0e-3;
+
+/// A supporting feature in world space: 1 point (vertex), 2 (segment) or 3 and more (a convex
+/// face, wound counter-clockwise about its outward normal).
+struct Feature {
+    points: SmallVec<[Point<Real>; 8]>,
+    ids: SmallVec<[u32; 8]>,
+    /// Which face or segment, to tell features apart in ids.
+    id: u32,
+    /// Outward face normal, for faces.
+    normal: Vector<Real>,
+}
+
+/// A point being clipped: its plane coordinates and its id.
+#[derive(Clone, Copy, Debug)]
+struct Clip {
+    x: Real,
+    y: Real,
+    id: u32,
+}
+
+fn mix(a: u32, b: u32) -> u32 {
+    (a ^ b.wrapping_mul(0x9E37_79B1))
+        .rotate_left(13)
+        .wrapping_mul(0x85EB_CA6B)
+        ^ b
+}
+
+/// The corner of a cuboid with index `i`: bit k set means +half-extent on axis k.
+fn corner(c: &Cuboid, i: u32) -> Point<Real> {
+    let h = c.half_extents;
+    let s = |bit: u32| if i & (1 << bit) != 0 { 1.0 } else { -1.0 };
+    Point::new(h.x * s(0), h.y * s(1), h.z * s(2))
+}
+
+/// The face of `shape` (at `pose`) that supports it best along world direction `dir`.
+fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>) -> Feature {
+    let local = pose.rotation.inverse_transform_vector(dir);
+    let mut f = Feature {
+        points: SmallVec::new(),
+        ids: SmallVec::new(),
+        id: 0,
+        normal: *dir,
+    };
+    match shape {
+        Shape::Sphere(_) => {
+            f.points.push(pose * Point::origin());
+            f.ids.push(0);
+        }
+        Shape::Capsule(c) => {
+            let axis = c.segment.b - c.segment.a;
+            // Across the normal: the whole segment; end on: the end nearest the other shape.
+            if local.cross(&axis).norm() > 0.1 * axis.norm() {
+                f.points.extend([pose * c.segment.a, pose * c.segment.b]);
+                f.ids.extend([0, 1]);
+            } else {
+                let end = if local.dot(&axis) >= 0.0 { 1 } else { 0 };
+                f.points
+                    .push(pose * if end == 1 { c.segment.b } else { c.segment.a });
+                f.ids.push(end);
+            }
+        }
+        Shape::Cuboid(c) => {
+            let a = local.abs();
+            let k = if a.x >= a.y && a.x >= a.z {
+                0
+            } else if a.y >= a.z {
+                1
+            } else {
+                2
+            };
+            let positive = local[k] >= 0.0;
+            let (u, v) = ((k + 1) % 3, (k + 2) % 3);
+            let fixed = if positive { 1u32 << k } else { 0 };
+            // Around +axis k the cyclic axes (u, v) turn counter-clockwise; flip for -axis k.
+            let mut quad = [(0, 0), (1, 0), (1, 1), (0, 1)];
+            if !positive {
+                quad.reverse();
+            }
+            for (su, sv) in quad {
+                let i = fixed | (su << u) | (sv << v);
+                f.points.push(pose * corner(c, i));
+                f.ids.push(i);
+            }
+            f.id = 2 * k as u32 + u32::from(!positive);
+            let mut n = Vector::zeros();
+            n[k] = if positive { 1.0 } else { -1.0 };
+            f.normal = pose.rotation * n;
+        }
+        Shape::ConvexHull(h) => {
+            // The face nearest the normal among those around the support vertex: on an
+            // irregular hull the face nearest the normal overall can lie away from the contact.
+            let faces = h.faces();
+            let support = (0..h.points().len())
+                .max_by(|&i, &j| {
+                    let (di, dj) = (
+                        h.points()[i].coords.dot(&local),
+                        h.points()[j].coords.dot(&local),
+                    );
+                    di.partial_cmp(&dj).unwrap_or(std::cmp::Ordering::Equal)
+                })
+                .unwrap_or(0);
+            let vertex = h.vertices()[support];
+            let first = vertex.first_adj_face_or_edge as usize;
+            let around =
+                &h.faces_adj_to_vertex()[first..first + vertex.num_adj_faces_or_edge as usize];
+            let score = |i: usize| faces[i].normal.dot(&local);
+            let mut best = around.first().map_or(0, |&i| i as usize);
+            for &i in around {
+                if score(i as usize) > score(best) {
+                    best = i as usize;
+                }
+            }
+            let face = &faces[best];
+            let first = face.first_vertex_or_edge as usize;
+            let ids = &h.vertices_adj_to_face()[first..first + face.num_vertices_or_edges as usize];
+            for &i in ids {
+                f.points.push(pose * h.points()[i as usize]);
+                f.ids.push(i);
+            }
+            f.id = best as u32;
+            f.normal = pose.rotation * face.normal.into_inner();
+        }
+    }
+    f
+}
+
+/// The contact manifold of `a` at `pose_a` and `b` at `pose_b`, written into `out` (whose old
+/// points are replaced; impulses are not carried here, see the narrow phase).
+///
+/// ```
+/// use sprung_collision::{manifold::{manifold, Manifold}, shape::Shape};
+/// use parry3d::math::{Isometry, Vector};
+///
+/// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+/// let mut m = Manifold::default();
+/// manifold(&cube, &Isometry::identity(), &cube, &Isometry::translation(0.0, 0.99, 0.0), 0.02, &mut m);
+/// assert_eq!(m.points.len(), 4);
+/// assert!(m.points.iter().all(|p| (p.separation + 0.01).abs() < 1e-5));
+/// ```
+pub fn manifold(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+    margin: Real,
+    out: &mut Manifold,
+) {
+    out.points.clear();
+    let Some(contact) = epa::contact(a, pose_a, b, pose_b, margin) else {
+        return;
+    };
+    let mut n = contact.normal;
+    let fa = support_feature(a, pose_a, &n);
+    let fb = support_feature(b, pose_b, &-n);
+    // A face within 1e-3 rad of the normal gives it exactly: EPA's normal carries the rounding
+    // of its cross products, and a resting box should push straight up, as SAT would give.
+    if fa.points.len() >= 3 && n.cross(&fa.normal).norm() < SNAP {
+        n = fa.normal;
+    } else if fb.points.len() >= 3 && n.cross(&fb.normal).norm() < SNAP {
+        n = -fb.normal;
+    }
+    out.normal = n;
+    let base = mix(
+        mix(fa.id, fb.id),
+        (fa.points.len() as u32) << 4 | fb.points.len() as u32,
+    );
+    if fa.points.len() == 1 || fb.points.len() == 1 {
+        push_single(out, &contact, mix(base, fa.ids[0] << 16 | fb.ids[0]));
+        return;
+    }
+
+    // The contact plane: origin at A's witness point, axes t1, t2 perpendicular to n.
+    let origin = contact.point_a;
+    let t1 = if n.x.abs() < 0.57 {
+        n.cross(&Vector::x())
+    } else {
+        n.cross(&Vector::y())
+    }
+    .normalize();
+    let t2 = n.cross(&t1);
+    let to_plane = |p: &Point<Real>| {
+        let d = p - origin;
+        (d.dot(&t1), d.dot(&t2))
+    };
+
+    // Clip the smaller feature (subject) against the larger one (clipper).
+    let b_clips = fb.points.len() > fa.points.len();
+    let (clipper, subject) = if b_clips { (&fb, &fa) } else { (&fa, &fb) };
+    let mut clipped: SmallVec<[Clip; 16]> = subject
+        .points
+        .iter()
+        .zip(&subject.ids)
+        .map(|(p, &id)| {
+            let (x, y) = to_plane(p);
+            Clip {
+                x,
+                y,
+                id: mix(1, id),
+            }
+        })
+        .collect();
+    let outline: SmallVec<[(Real, Real); 8]> = clipper.points.iter().map(to_plane).collect();
+    if outline.len() == 2 {
+        clip_segment_by_segment(&mut clipped, &outline);
+    } else {
+        clip_by_polygon(&mut clipped, &outline, &clipper.ids);
+    }
+
+    let (ra, rb) = (a.radius(), b.radius());
+    for c in &clipped {
+        let at = origin + t1 * c.x + t2 * c.y;
+        let (Some(pa), Some(pb)) = (lift(&fa, &at, &n, &to_plane), lift(&fb, &at, &n, &to_plane))
+        else {
+            continue;
+        };
+        let separation = (pb - pa).dot(&n) - ra - rb;
+        if separation <= margin && separation.is_finite() {
+            out.points.push(ManifoldPoint {
+                point_a: pa + n * ra,
+                point_b: pb - n * rb,
+                separation,
+                id: mix(base, c.id),
+                normal_impulse: 0.0,
+                tangent_impulse: [0.0; 2],
+            });
+        }
+    }
+    if out.points.is_empty() {
+        push_single(out, &contact, mix(base, 0xFFFF));
+    } else if out.points.len() > 4 {
+        reduce_to_four(out, &t1, &t2);
+    }
+}
+
+fn push_single(out: &mut Manifold, c: &Contact, id: FeatureId) {
+    out.points.push(ManifoldPoint {
+        point_a: c.point_a,
+        point_b: c.point_b,
+        separation: c.separation,
+        id,
+        normal_impulse: 0.0,
+        tangent_impulse: [0.0; 2],
+    });
+}
+
+/// The point of feature `f` that projects on the contact plane at `at` (moving along `n`).
+fn lift(
+    f: &Feature,
+    at: &Point<Real>,
+    n: &Vector<Real>,
+    to_plane: &impl Fn(&Point<Real>) -> (Real, Real),
+) -> Option<Point<Real>> {
+    let (x, y) = to_plane(at);
+    if f.points.len() >= 3 {
+        // Hull faces are merged from nearly coplanar triangles, so interpolate on the triangle
+        // of the fan that holds the point rather than on one plane.
+        let p0 = f.points[0];
+        let q0 = to_plane(&p0);
+        let mut best: Option<(Real, Point<Real>)> = None;
+        for i in 1..f.points.len() - 1 {
+            let (p1, p2) = (f.points[i], f.points[i + 1]);
+            let (q1, q2) = (to_plane(&p1), to_plane(&p2));
+            let det = (q1.0 - q0.0) * (q2.1 - q0.1) - (q1.1 - q0.1) * (q2.0 - q0.0);
+            if det.abs() <= Real::MIN_POSITIVE {
+                continue;
+            }
+            let u = ((x - q0.0) * (q2.1 - q0.1) - (y - q0.1) * (q2.0 - q0.0)) / det;
+            let v = ((q1.0 - q0.0) * (y - q0.1) - (q1.1 - q0.1) * (x - q0.0)) / det;
+            // How far outside this triangle (0 inside): the fan triangle that holds it wins.
+            let outside = (-u).max(-v).max(u + v - 1.0).max(0.0);
+            if best.is_none_or(|(o, _)| outside < o) {
+                best = Some((outside, p0 + (p1 - p0) * u + (p2 - p0) * v));
+            }
+        }
+        if best.is_none() && n.dot(&f.normal).abs() >= 1.0e-3 {
+            let h = (p0 - at).dot(&f.normal) / n.dot(&f.normal);
+            return Some(at + n * h);
+        }
+        best.map(|(_, p)| p)
+    } else {
+        let (p0, p1) = (f.points[0], f.points[1]);
+        let (x0, y0) = to_plane(&p0);
+        let (x1, y1) = to_plane(&p1);
+        let (dx, dy) = (x1 - x0, y1 - y0);
+        let len2 = dx * dx + dy * dy;
+        let u = if len2 > 0.0 {
+            (((x - x0) * dx + (y - y0) * dy) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        Some(p0 + (p1 - p0) * u)
+    }
+}
+
+/// Sutherland-Hodgman: keeps the part of `points` (a polygon, a segment) inside `outline`.
+fn clip_by_polygon(points: &mut SmallVec<[Clip; 16]>, outline: &[(Real, Real)], ids: &[u32]) {
+    // Signed area tells the winding; "inside" is to the left of each edge when counter-clockwise.
+    let area: Real = (0..outline.len())
+        .map(|i| {
+            let (p, q) = (outline[i], outline[(i + 1) % outline.len()]);
+            p.0 * q.1 - q.0 * p.1
+        })
+        .sum();
+    let winding = if area >= 0.0 { 1.0 } else { -1.0 };
+    let closed = points.len() > 2;
+    let mut next: SmallVec<[Clip; 16]> = SmallVec::new();
+    for i in 0..outline.len() {
+        if points.is_empty() {
+            return;
+        }
+        let (p, q) = (outline[i], outline[(i + 1) % outline.len()]);
+        let edge_id = mix(ids[i], ids[(i + 1) % ids.len()]);
+        let side = |c: &Clip| winding * ((q.0 - p.0) * (c.y - p.1) - (q.1 - p.1) * (c.x - p.0));
+        next.clear();
+        let count = points.len();
+        let edges = if closed { count } else { count - 1 };
+        if count == 1 && side(&points[0]) >= 0.0 {
+            next.push(points[0]);
+        }
+        for j in 0..edges {
+            let (c0, c1) = (points[j], points[(j + 1) % count]);
+            let (s0, s1) = (side(&c0), side(&c1));
+            if s0 >= 0.0 {
+                next.push(c0);
+            }
+            if (s0 >= 0.0) != (s1 >= 0.0) {
+                let t = s0 / (s0 - s1);
+                next.push(Clip {
+                    x: c0.x + (c1.x - c0.x) * t,
+                    y: c0.y + (c1.y - c0.y) * t,
+                    id: mix(edge_id, mix(c0.id, c1.id)),
+                });
+            }
+            if !closed && j == edges - 1 && s1 >= 0.0 {
+                next.push(c1);
+            }
+        }
+        std::mem::swap(points, &mut next);
+    }
+    // Clipping can leave coincident points (a corner on an edge): keep one of each.
+    let mut i = 0;
+    while i < points.len() && points.len() > 1 {
+        let (c, d) = (points[i], points[(i + 1) % points.len()]);
+        if (c.x - d.x).abs() <= 1.0e-6 && (c.y - d.y).abs() <= 1.0e-6 {
+            points.remove((i + 1) % points.len());
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// Two segments in the plane: parallel ones keep their overlap (two points), crossing ones the
+/// crossing point.
+fn clip_segment_by_segment(points: &mut SmallVec<[Clip; 16]>, outline: &[(Real, Real)]) {
+    if points.len() != 2 {
+        return;
+    }
+    let (p, q) = (outline[0], outline[1]);
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let len2 = dx * dx + dy * dy;
+    let (c0, c1) = (points[0], points[1]);
+    let (ex, ey) = (c1.x - c0.x, c1.y - c0.y);
+    let cross = dx * ey - dy * ex;
+    let elen2 = ex * ex + ey * ey;
+    if len2 <= 0.0 || elen2 <= 0.0 {
+        points.truncate(1);
+        return;
+    }
+    if cross.abs() <= 0.05 * (len2 * elen2).sqrt() {
+        // Parallel: clamp the subject's ends to the clipper's extent along its direction.
+        let along = |x: Real, y: Real| ((x - p.0) * dx + (y - p.1) * dy) / len2;
+        for c in points.iter_mut() {
+            let u = along(c.x, c.y);
+            if !(0.0..=1.0).contains(&u) {
+                let u = u.clamp(0.0, 1.0);
+                // Move along the subject's own line to where it meets the clipper's end.
+                let (ux0, ux1) = (along(c0.x, c0.y), along(c1.x, c1.y));
+                if (ux1 - ux0).abs() > 1.0e-12 {
+                    let t = (u - ux0) / (ux1 - ux0);
+                    c.x = c0.x + ex * t;
+                    c.y = c0.y + ey * t;
+                    c.id = mix(c.id, 0xC1 + u as u32);
+                }
+            }
+        }
+    } else {
+        // Crossing: one point where the lines meet, clamped onto the subject.
+        let t = (((p.0 - c0.x) * dy - (p.1 - c0.y) * dx) / (ex * dy - ey * dx)).clamp(0.0, 1.0);
+        points[0] = Clip {
+            x: c0.x + ex * t,
+            y: c0.y + ey * t,
+            id: mix(c0.id, c1.id),
+        };
+        points.truncate(1);
+    }
+}
+
+/// Keeps four points: the deepest, the one farthest from it, the one making the largest
+/// triangle with those, and the one adding the most area beyond that triangle.
+fn reduce_to_four(m: &mut Manifold, t1: &Vector<Real>, t2: &Vector<Real>) {
+    let at = |p: &ManifoldPoint| (p.point_a.coords.dot(t1), p.point_a.coords.dot(t2));
+    let area = |a: (Real, Real), b: (Real, Real), c: (Real, Real)| {
+        (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
+    };
+    let pts = &m.points;
+    let argmax = |score: &dyn Fn(usize) -> Real| {
+        (0..pts.len()).fold(0, |best, i| if score(i) > score(best) { i } else { best })
+    };
+    let i1 = argmax(&|i| -pts[i].separation);
+    let p1 = at(&pts[i1]);
+    let i2 = argmax(&|i| {
+        let p = at(&pts[i]);
+        (p.0 - p1.0).powi(2) + (p.1 - p1.1).powi(2)
+    });
+    let p2 = at(&pts[i2]);
+    let i3 = argmax(&|i| area(p1, p2, at(&pts[i])).abs());
+    let p3 = at(&pts[i3]);
+    let sign = if area(p1, p2, p3) >= 0.0 { 1.0 } else { -1.0 };
+    // Area added outside each edge of the (counter-clockwise) triangle.
+    let i4 = argmax(&|i| {
+        let q = at(&pts[i]);
+        [(p1, p2), (p2, p3), (p3, p1)]
+            .iter()
+            .map(|&(u, v)| -sign * area(u, v, q))
+            .fold(0.0, Real::max)
+    });
+    let mut keep: SmallVec<[usize; 4]> = SmallVec::new();
+    for i in [i1, i2, i3, i4] {
+        if !keep.contains(&i) {
+            keep.push(i);
+        }
+    }
+    let kept: SmallVec<[ManifoldPoint; 4]> = keep.iter().map(|&i| m.points[i]).collect();
+    m.points = kept;
+}

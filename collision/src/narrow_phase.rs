@@ -1,0 +1,213 @@
+//! Narrow phase: the pair cache that keeps each pair's manifold from step to step.
+//!
+//! In: the broad phase's pair events (which pairs began and ended overlapping) and, each step,
+//! the shape and pose of every proxy. Out: for every overlapping pair, its [`Manifold`], with
+//! each point's accumulated impulses carried over from the previous step's point of the same
+//! feature id, so that the solver can warm start.
+//!
+//! Pairs live in one `Vec`, in the order they began (swap-removed when they end), so the step
+//! walks a flat array; the hash map beside it is only read when a pair begins or ends.
+
+use std::collections::HashMap;
+
+use parry3d::math::{Isometry, Real};
+use smallvec::SmallVec;
+
+use crate::broad_phase::{PairEvent, ProxyId, ProxyPair};
+use crate::manifold::{manifold, Manifold, ManifoldPoint};
+use crate::shape::Shape;
+
+/// Where the narrow phase reads each proxy's shape and pose (the engine's collider set).
+pub trait ProxyShapes {
+    /// Shape and world pose of `proxy`, or `None` if it is gone (its pair is then skipped).
+    fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)>;
+}
+
+/// A slice indexed by proxy id serves tests and simple callers.
+impl ProxyShapes for [(Shape, Isometry<Real>)] {
+    fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)> {
+        self.get(proxy.0 as usize).map(|(s, p)| (s, p))
+    }
+}
+
+/// One overlapping pair and its contact manifold.
+#[derive(Clone, Debug)]
+pub struct PairContact {
+    /// The two proxies, `a < b`; the manifold's normal points from `a` to `b`.
+    pub pair: ProxyPair,
+    /// The contact; empty while the shapes are farther apart than the margin.
+    pub manifold: Manifold,
+}
+
+/// The persistent pair cache.
+///
+/// ```
+/// use sprung_collision::broad_phase::{PairEvent, ProxyId, ProxyPair};
+/// use sprung_collision::narrow_phase::NarrowPhase;
+/// use sprung_collision::shape::Shape;
+/// use parry3d::math::{Isometry, Vector};
+///
+/// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+/// let colliders = vec![(cube.clone(), Isometry::identity()), (cube, Isometry::translation(0.0, 0.99, 0.0))];
+/// let mut narrow = NarrowPhase::new(0.02);
+/// narrow.apply(&[PairEvent::Began(ProxyPair { a: ProxyId(0), b: ProxyId(1) })]);
+/// narrow.update(colliders.as_slice());
+/// assert_eq!(narrow.contacts()[0].manifold.points.len(), 4);
+/// ```
+#[derive(Debug, Default)]
+pub struct NarrowPhase {
+    margin: Real,
+    contacts: Vec<PairContact>,
+    index: HashMap<ProxyPair, usize>,
+}
+
+impl NarrowPhase {
+    /// A pair cache producing speculative points up to `margin` (m) apart.
+    pub fn new(margin: Real) -> Self {
+        NarrowPhase {
+            margin,
+            contacts: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// The speculative margin (m).
+    pub fn margin(&self) -> Real {
+        self.margin
+    }
+
+    /// Starts and ends pairs as the broad phase reported.
+    pub fn apply(&mut self, events: &[PairEvent]) {
+        for event in events {
+            match *event {
+                PairEvent::Began(pair) => {
+                    if !self.index.contains_key(&pair) {
+                        self.index.insert(pair, self.contacts.len());
+                        self.contacts.push(PairContact {
+                            pair,
+                            manifold: Manifold::default(),
+                        });
+                    }
+                }
+                PairEvent::Ended(pair) => self.remove(pair),
+            }
+        }
+    }
+
+    fn remove(&mut self, pair: ProxyPair) {
+        if let Some(slot) = self.index.remove(&pair) {
+            self.contacts.swap_remove(slot);
+            if let Some(moved) = self.contacts.get(slot) {
+                self.index.insert(moved.pair, slot);
+            }
+        }
+    }
+
+    /// Recomputes every pair's manifold at the current poses, carrying impulses over by
+    /// feature id.
+    pub fn update<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) {
+        let margin = self.margin;
+        for contact in &mut self.contacts {
+            let (Some((sa, pa)), Some((sb, pb))) = (
+                shapes.shape_and_pose(contact.pair.a),
+                shapes.shape_and_pose(contact.pair.b),
+            ) else {
+                contact.manifold.points.clear();
+                continue;
+            };
+            let old: SmallVec<[ManifoldPoint; 4]> = contact.manifold.points.clone();
+            manifold(sa, pa, sb, pb, margin, &mut contact.manifold);
+            for point in &mut contact.manifold.points {
+                if let Some(previous) = old.iter().find(|o| o.id == point.id) {
+                    point.normal_impulse = previous.normal_impulse;
+                    point.tangent_impulse = previous.tangent_impulse;
+                }
+            }
+        }
+    }
+
+    /// Every overlapping pair with its manifold, in a deterministic order.
+    pub fn contacts(&self) -> &[PairContact] {
+        &self.contacts
+    }
+
+    /// Mutable access for the solver to store impulses after solving.
+    pub fn contacts_mut(&mut self) -> &mut [PairContact] {
+        &mut self.contacts
+    }
+
+    /// The manifold of one pair, if it overlaps.
+    pub fn manifold(&self, pair: ProxyPair) -> Option<&Manifold> {
+        self.index.get(&pair).map(|&i| &self.contacts[i].manifold)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parry3d::math::Vector;
+
+    #[test]
+    fn impulses_follow_feature_ids_and_pairs_end() {
+        let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+        // B overhangs A's corner (a generic overlap: no corner sits exactly on an edge).
+        let mut colliders = vec![
+            (cube.clone(), Isometry::identity()),
+            (cube, Isometry::translation(0.1, 0.99, 0.05)),
+        ];
+        let pair = ProxyPair {
+            a: ProxyId(0),
+            b: ProxyId(1),
+        };
+        let mut narrow = NarrowPhase::new(0.02);
+        narrow.apply(&[PairEvent::Began(pair)]);
+        narrow.update(colliders.as_slice());
+        for (i, p) in narrow.contacts_mut()[0]
+            .manifold
+            .points
+            .iter_mut()
+            .enumerate()
+        {
+            p.normal_impulse = 1.0 + i as Real;
+        }
+        let before: Vec<_> = narrow.contacts()[0]
+            .manifold
+            .points
+            .iter()
+            .map(|p| (p.id, p.normal_impulse))
+            .collect();
+        // A small slide keeps the same features: every point keeps its impulse.
+        colliders[1].1 = Isometry::translation(0.11, 0.985, 0.05);
+        narrow.update(colliders.as_slice());
+        let after: Vec<_> = narrow.contacts()[0]
+            .manifold
+            .points
+            .iter()
+            .map(|p| (p.id, p.normal_impulse))
+            .collect();
+        assert_eq!(after.len(), 4);
+        for (id, impulse) in &after {
+            let old = before
+                .iter()
+                .find(|(i, _)| i == id)
+                .expect("same features, same ids");
+            assert_eq!(old.1, *impulse);
+        }
+        // A turn about the normal makes new clipped features: those start from zero.
+        colliders[1].1 = Isometry::new(Vector::new(0.2, 0.985, 0.1), Vector::y() * 0.5);
+        narrow.update(colliders.as_slice());
+        let mut fresh = 0;
+        for p in &narrow.contacts()[0].manifold.points {
+            match before.iter().find(|(i, _)| *i == p.id) {
+                Some(old) => assert_eq!(old.1, p.normal_impulse),
+                None => {
+                    assert_eq!(p.normal_impulse, 0.0);
+                    fresh += 1;
+                }
+            }
+        }
+        assert!(fresh > 0);
+        narrow.apply(&[PairEvent::Ended(pair)]);
+        assert!(narrow.contacts().is_empty() && narrow.manifold(pair).is_none());
+    }
+}
