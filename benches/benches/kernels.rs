@@ -226,7 +226,10 @@ fn sap_update(c: &mut Criterion) {
 
     group.bench_function("sprung", |bench| {
         let mut sap = BroadPhase::new(MARGIN);
-        let ids: Vec<_> = centres.iter().map(|c| sap.insert(aabb_at(c))).collect();
+        let ids: Vec<_> = centres
+            .iter()
+            .map(|c| sap.insert(aabb_at(c)).unwrap())
+            .collect();
         let mut events: Vec<PairEvent> = Vec::new();
         sap.update(&mut events);
         let mut pos = centres.clone();

@@ -57,6 +57,18 @@ pub enum PairEvent {
     Ended(ProxyPair),
 }
 
+/// The error of [`BroadPhase::insert`]: a box with a NaN or infinite bound, or `mins > maxs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidAabb;
+
+impl std::fmt::Display for InvalidAabb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bounding box has a non-finite bound or mins > maxs")
+    }
+}
+
+impl std::error::Error for InvalidAabb {}
+
 /// Finite bounds with `mins <= maxs` on every axis.
 fn is_valid(aabb: &Aabb) -> bool {
     (0..3).all(|k| {
@@ -266,12 +278,13 @@ pub struct BroadPhase {
 
 impl BroadPhase {
     /// `margin` (m): how much each proxy's AABB is fattened; a proxy whose tight box stays inside
-    /// its fat box costs nothing to move. Panics if `margin` is negative or not finite.
+    /// its fat box costs nothing to move. A negative or non-finite margin is taken as 0.
     pub fn new(margin: Real) -> Self {
-        assert!(
-            margin >= 0.0 && margin.is_finite(),
-            "invalid broad-phase margin"
-        );
+        let margin = if margin.is_finite() {
+            margin.max(0.0)
+        } else {
+            0.0
+        };
         Self {
             margin,
             axes: Default::default(),
@@ -289,9 +302,12 @@ impl BroadPhase {
     }
 
     /// Registers a proxy for the tight box `aabb` (stored fattened by the margin). It takes part
-    /// in pairs from the next [`update`](Self::update) on.
-    pub fn insert(&mut self, aabb: Aabb) -> ProxyId {
-        debug_assert!(is_valid(&aabb), "non-finite or inverted AABB {aabb:?}");
+    /// in pairs from the next [`update`](Self::update) on. A box with a NaN or infinite bound, or
+    /// with `mins > maxs`, is refused and changes nothing.
+    pub fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, InvalidAabb> {
+        if !is_valid(&aabb) {
+            return Err(InvalidAabb);
+        }
         let info = ProxyInfo {
             fat: aabb.loosened(self.margin),
             state: State::Queued,
@@ -312,7 +328,7 @@ impl BroadPhase {
         };
         self.pending_insert.push(id);
         self.live += 1;
-        ProxyId(id)
+        Ok(ProxyId(id))
     }
 
     /// Removes a proxy; its pairs are reported as ended at the next [`update`](Self::update).
@@ -338,10 +354,12 @@ impl BroadPhase {
     }
 
     /// Sets the tight box of a proxy. If it is not contained in the stored fat box, the fat box is
-    /// recomputed and the proxy moves at the next [`update`](Self::update). Returns `false` for a
-    /// dead id.
+    /// recomputed and the proxy moves at the next [`update`](Self::update). Returns `false`, and
+    /// changes nothing, for a dead id or an invalid box (as [`insert`](Self::insert) refuses).
     pub fn set_aabb(&mut self, id: ProxyId, aabb: Aabb) -> bool {
-        debug_assert!(is_valid(&aabb), "non-finite or inverted AABB {aabb:?}");
+        if !is_valid(&aabb) {
+            return false;
+        }
         let Some(info) = self.proxies.get_mut(id.0 as usize) else {
             return false;
         };
@@ -787,7 +805,7 @@ mod tests {
             let r = rng.below(100);
             if r < 30 && live.len() < target {
                 let b = random_box(&mut rng, grid);
-                let id = bp.insert(b);
+                let id = bp.insert(b).unwrap();
                 assert!(
                     live.iter().all(|&(l, _)| l != id),
                     "id {id:?} reused while live"
@@ -873,18 +891,24 @@ mod tests {
     #[test]
     fn touching_boxes_overlap() {
         let mut bp = BroadPhase::new(0.0);
-        let a = bp.insert(Aabb::new(
-            Point::new(0.0, 0.0, 0.0),
-            Point::new(1.0, 1.0, 1.0),
-        ));
-        let b = bp.insert(Aabb::new(
-            Point::new(1.0, 0.0, 0.0),
-            Point::new(2.0, 1.0, 1.0),
-        ));
-        let c = bp.insert(Aabb::new(
-            Point::new(2.001, 0.0, 0.0),
-            Point::new(3.0, 1.0, 1.0),
-        ));
+        let a = bp
+            .insert(Aabb::new(
+                Point::new(0.0, 0.0, 0.0),
+                Point::new(1.0, 1.0, 1.0),
+            ))
+            .unwrap();
+        let b = bp
+            .insert(Aabb::new(
+                Point::new(1.0, 0.0, 0.0),
+                Point::new(2.0, 1.0, 1.0),
+            ))
+            .unwrap();
+        let c = bp
+            .insert(Aabb::new(
+                Point::new(2.001, 0.0, 0.0),
+                Point::new(3.0, 1.0, 1.0),
+            ))
+            .unwrap();
         let mut events = Vec::new();
         bp.update(&mut events);
         assert_eq!(events, vec![PairEvent::Began(make_pair(0, 1))]);
@@ -908,10 +932,26 @@ mod tests {
     }
 
     #[test]
+    fn invalid_boxes_are_refused() {
+        let mut bp = BroadPhase::new(Real::NAN);
+        let nan = Aabb::new(Point::new(0.0, Real::NAN, 0.0), Point::new(1.0, 1.0, 1.0));
+        let inverted = Aabb::new(Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 1.0));
+        assert_eq!(bp.insert(nan), Err(InvalidAabb));
+        assert_eq!(bp.insert(inverted), Err(InvalidAabb));
+        assert!(bp.is_empty());
+        let a = bp.insert(cube(0.0, 0.0, 0.0, 1.0)).unwrap();
+        let mut events = Vec::new();
+        bp.update(&mut events);
+        let before = bp.fat_aabb(a);
+        assert!(!bp.set_aabb(a, nan));
+        assert_eq!(bp.fat_aabb(a), before);
+    }
+
+    #[test]
     fn stale_ids_and_reuse() {
         let mut bp = BroadPhase::new(0.1);
-        let a = bp.insert(cube(0.0, 0.0, 0.0, 1.0));
-        let b = bp.insert(cube(1.0, 0.0, 0.0, 1.0));
+        let a = bp.insert(cube(0.0, 0.0, 0.0, 1.0)).unwrap();
+        let b = bp.insert(cube(1.0, 0.0, 0.0, 1.0)).unwrap();
         let mut events = Vec::new();
         bp.update(&mut events);
         assert_eq!(events, vec![PairEvent::Began(ProxyPair { a, b })]);
@@ -921,7 +961,7 @@ mod tests {
         assert!(!bp.remove(ProxyId(99)));
         assert!(!bp.set_aabb(ProxyId(99), cube(0.0, 0.0, 0.0, 1.0)));
         // b is still in the arrays: its id must not be handed out yet.
-        let c = bp.insert(cube(0.5, 0.0, 0.0, 1.0));
+        let c = bp.insert(cube(0.5, 0.0, 0.0, 1.0)).unwrap();
         assert_ne!(c, b);
         events.clear();
         bp.update(&mut events);
@@ -932,9 +972,9 @@ mod tests {
                 PairEvent::Began(ProxyPair { a, b: c })
             ]
         );
-        assert_eq!(bp.insert(cube(9.0, 9.0, 9.0, 1.0)), b);
+        assert_eq!(bp.insert(cube(9.0, 9.0, 9.0, 1.0)).unwrap(), b);
         // Inserted and removed before an update: nothing is reported.
-        let d = bp.insert(cube(0.0, 0.0, 0.0, 1.0));
+        let d = bp.insert(cube(0.0, 0.0, 0.0, 1.0)).unwrap();
         assert!(bp.remove(d));
         events.clear();
         bp.update(&mut events);
@@ -945,7 +985,7 @@ mod tests {
     #[test]
     fn moves_inside_fat_box_do_not_touch_arrays() {
         let mut bp = BroadPhase::new(0.5);
-        let a = bp.insert(cube(0.0, 0.0, 0.0, 1.0));
+        let a = bp.insert(cube(0.0, 0.0, 0.0, 1.0)).unwrap();
         bp.update(&mut Vec::new());
         let before = bp.fat_aabb(a);
         assert!(bp.set_aabb(a, cube(0.3, -0.2, 0.1, 1.0)));
@@ -961,7 +1001,7 @@ mod tests {
         for i in 0..10_000 {
             let (x, y, z) = ((i % 25) as f32, ((i / 25) % 20) as f32, (i / 500) as f32);
             let b = cube(x, y, z, 0.45);
-            boxes.push((bp.insert(b), b));
+            boxes.push((bp.insert(b).unwrap(), b));
         }
         let ids: Vec<ProxyId> = boxes.iter().map(|b| b.0).collect();
         let mut events = Vec::new();
@@ -1006,7 +1046,7 @@ mod tests {
             for _ in 0..5 {
                 let mut bp = BroadPhase::new(0.05);
                 for i in 0..10_000 {
-                    bp.insert(grid(i, half));
+                    bp.insert(grid(i, half)).unwrap();
                 }
                 events.clear();
                 let t = Instant::now();
@@ -1023,7 +1063,7 @@ mod tests {
                 let mut rng = Rng(1);
                 let mut bp = BroadPhase::new(0.05);
                 let mut boxes: Vec<_> = (0..10_000)
-                    .map(|i| (bp.insert(grid(i, half)), grid(i, half)))
+                    .map(|i| (bp.insert(grid(i, half)).unwrap(), grid(i, half)))
                     .collect();
                 bp.update(&mut events);
                 let (mut total, mut n_events) = (Duration::ZERO, 0);
