@@ -19,7 +19,7 @@
 //! the simplex encloses the origin (intersection); `|v|` stops decreasing (rounding); or an
 //! iteration cap is hit (never seen on polytopes, kept as a guarantee against loops).
 
-use parry3d::math::{Isometry, Point, Real, Vector};
+use parry3d::math::{Isometry, Matrix, Point, Real, Vector};
 
 use crate::shape::Shape;
 
@@ -58,6 +58,9 @@ pub struct CorePair<'s> {
     b: &'s Shape,
     /// B's pose in A's frame.
     pose_ab: Isometry<Real>,
+    /// The same rotation as a matrix: each support point costs two rotations, and a matrix
+    /// rotates a vector in 15 flops where a quaternion takes about 30.
+    rotation_ab: Matrix<Real>,
 }
 
 impl<'s> CorePair<'s> {
@@ -68,10 +71,13 @@ impl<'s> CorePair<'s> {
         b: &'s Shape,
         pose_b: &Isometry<Real>,
     ) -> Self {
+        let pose_ab = pose_a.inv_mul(pose_b);
+        let rotation_ab = pose_ab.rotation.to_rotation_matrix().into_inner();
         CorePair {
             a,
             b,
-            pose_ab: pose_a.inv_mul(pose_b),
+            pose_ab,
+            rotation_ab,
         }
     }
 
@@ -84,8 +90,11 @@ impl<'s> CorePair<'s> {
     #[inline]
     pub fn support(&self, dir: &Vector<Real>) -> SupportPoint {
         let a = self.a.core_support(dir);
-        let local_dir_b = self.pose_ab.rotation.inverse_transform_vector(&-dir);
-        let b = self.pose_ab * self.b.core_support(&local_dir_b);
+        let local_dir_b = self.rotation_ab.tr_mul(&-dir);
+        let b = Point::from(
+            self.rotation_ab * self.b.core_support(&local_dir_b).coords
+                + self.pose_ab.translation.vector,
+        );
         SupportPoint { a, b, w: a - b }
     }
 }

@@ -10,6 +10,7 @@ pub mod epa;
 pub mod gjk;
 pub mod manifold;
 pub mod narrow_phase;
+pub mod sat;
 pub mod shape;
 
 pub use parry3d;

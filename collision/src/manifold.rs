@@ -5,7 +5,7 @@
 //! overlapping, up to `margin` when apart: speculative points let the solver stop bodies before
 //! they touch).
 //!
-//! How: [`crate::epa::contact`] gives the normal `n`. Each shape then offers its supporting
+//! How: [`crate::epa::contact`] gives the normal `n` ([`crate::sat`] for two boxes). Each shape then offers its supporting
 //! feature along it (A along `n`, B along `-n`): the face of a box or hull whose normal is
 //! closest to `n`, the core segment of a capsule lying across `n`, or a single point. Both
 //! features are projected on the plane perpendicular to `n` and one is clipped against the other
@@ -24,6 +24,7 @@ use parry3d::shape::Cuboid;
 use smallvec::SmallVec;
 
 use crate::epa::{self, Contact};
+use crate::sat;
 use crate::shape::Shape;
 
 /// Identifies which features of the two shapes made a contact point, so that the next step can
@@ -56,6 +57,9 @@ pub struct Manifold {
     /// The points; empty when the shapes are farther apart than the margin.
     pub points: SmallVec<[ManifoldPoint; 4]>,
 }
+
+/// How much shallower (m) than the contact query the deepest clipped point may be.
+const DEEPEST_TOLERANCE: Real = 1.0e-3;
 
 /// Largest angle (rad) between EPA's normal and a face normal that is snapped to the face.
 const SNAP: Real = 1.0e-3;
@@ -207,7 +211,13 @@ pub fn manifold(
     out: &mut Manifold,
 ) {
     out.points.clear();
-    let Some(contact) = epa::contact(a, pose_a, b, pose_b, margin) else {
+    let found = match (a, b) {
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
+            sat::cuboid_cuboid(ca, pose_a, cb, pose_b, margin)
+        }
+        _ => epa::contact(a, pose_a, b, pose_b, margin),
+    };
+    let Some(contact) = found else {
         return;
     };
     let mut n = contact.normal;
@@ -286,9 +296,18 @@ pub fn manifold(
             });
         }
     }
-    if out.points.is_empty() {
+    // Deep overlaps can clip the deepest point away (the other shape's vertex sinks past the
+    // edge of this face): the query's own witness pair then joins the points, so the manifold
+    // is never shallower than the contact.
+    let deepest = out
+        .points
+        .iter()
+        .map(|p| p.separation)
+        .fold(Real::INFINITY, Real::min);
+    if deepest > contact.separation + DEEPEST_TOLERANCE {
         push_single(out, &contact, mix(base, 0xFFFF));
-    } else if out.points.len() > 4 {
+    }
+    if out.points.len() > 4 {
         reduce_to_four(out, &t1, &t2);
     }
 }

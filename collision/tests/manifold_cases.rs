@@ -275,3 +275,73 @@ fn manifolds_agree_with_epa_on_random_pairs() {
     }
     assert!(checked > 3000, "{checked}");
 }
+
+/// The box-box closed form (SAT) agrees with the general GJK + EPA path on random overlapping
+/// boxes: same depth, and the same normal unless two axes tie for least overlap.
+#[test]
+fn box_box_sat_agrees_with_gjk_epa() {
+    use sprung_collision::parry3d::shape::Cuboid;
+    use sprung_collision::sat::cuboid_cuboid;
+    let mut rng = Rng(11);
+    let (mut overlapping, mut ties) = (0, 0);
+    for _ in 0..20_000 {
+        let mut half = || {
+            Vector::new(
+                rng.range(0.1, 0.8),
+                rng.range(0.1, 0.8),
+                rng.range(0.1, 0.8),
+            )
+        };
+        let (ha, hb) = (half(), half());
+        let (pa, pb) = (rng.pose(1.0), rng.pose(1.0));
+        let (ca, cb) = (Cuboid::new(ha), Cuboid::new(hb));
+        let (sa, sb) = (Shape::cuboid(ha).unwrap(), Shape::cuboid(hb).unwrap());
+        let general = epa::contact(&sa, &pa, &sb, &pb, 0.0);
+        let sat = cuboid_cuboid(&ca, &pa, &cb, &pb, 0.0);
+        let size = ha.norm().max(hb.norm());
+        match (general, sat) {
+            (Some(g), Some(s)) if g.separation < -1e-4 * size => {
+                overlapping += 1;
+                // SAT prefers a face to an edge within 1e-4 of the boxes' size: allow for it.
+                assert!(
+                    (g.separation - s.separation).abs() < 3e-4 * size,
+                    "depth {g:?} vs sat {s:?}"
+                );
+                // Both points lie on their surfaces, and the SAT normal's overlap is its depth.
+                assert!(
+                    ((s.point_b - s.point_a).dot(&s.normal) - s.separation).abs() < 1e-4 * size
+                );
+                if g.normal.dot(&s.normal) < 1.0_f32.to_radians().cos() {
+                    // A tie: EPA's normal overlaps by as much as SAT's (parry3d's supports).
+                    let overlap = |n: &Vector<Real>| {
+                        let sa = sa
+                            .as_parry()
+                            .as_support_map()
+                            .unwrap()
+                            .support_point(&pa, n);
+                        let sb = sb
+                            .as_parry()
+                            .as_support_map()
+                            .unwrap()
+                            .support_point(&pb, &-n);
+                        n.dot(&(sa - sb))
+                    };
+                    assert!(
+                        (overlap(&g.normal) + s.separation).abs() < 3e-4 * size,
+                        "not a tie: {g:?} {s:?}"
+                    );
+                    assert!((overlap(&s.normal) + s.separation).abs() < 1e-4 * size);
+                    ties += 1;
+                }
+            }
+            (None, Some(s)) => assert!(s.separation <= 0.0 && s.separation > -1e-4 * size),
+            (Some(g), None) => assert!(g.separation > -1e-4 * size, "SAT found no overlap: {g:?}"),
+            _ => {}
+        }
+    }
+    assert!(overlapping > 3000);
+    assert!(
+        ties * 100 <= overlapping,
+        "{ties} ties out of {overlapping}"
+    );
+}
