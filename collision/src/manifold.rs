@@ -73,6 +73,8 @@ struct Feature {
     id: u32,
     /// Outward face normal, for faces.
     normal: Vector<Real>,
+    /// Exactly planar (a box face): lifted onto its plane, not onto a triangle fan.
+    planar: bool,
 }
 
 /// A point being clipped: its plane coordinates and its id.
@@ -105,6 +107,7 @@ fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>) -> 
         ids: SmallVec::new(),
         id: 0,
         normal: *dir,
+        planar: false,
     };
     match shape {
         Shape::Sphere(_) => {
@@ -141,15 +144,19 @@ fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>) -> 
             if !positive {
                 quad.reverse();
             }
+            // One rotation matrix for the four corners (cheaper than four quaternion products).
+            let rotation = pose.rotation.to_rotation_matrix();
             for (su, sv) in quad {
                 let i = fixed | (su << u) | (sv << v);
-                f.points.push(pose * corner(c, i));
+                f.points.push(Point::from(
+                    rotation * corner(c, i).coords + pose.translation.vector,
+                ));
                 f.ids.push(i);
             }
             f.id = 2 * k as u32 + u32::from(!positive);
-            let mut n = Vector::zeros();
-            n[k] = if positive { 1.0 } else { -1.0 };
-            f.normal = pose.rotation * n;
+            let sign = if positive { 1.0 } else { -1.0 };
+            f.normal = rotation.matrix().column(k) * sign;
+            f.planar = true;
         }
         Shape::ConvexHull(h) => {
             // The face nearest the normal among those around the support vertex: on an
@@ -331,6 +338,11 @@ fn lift(
     to_plane: &impl Fn(&Point<Real>) -> (Real, Real),
 ) -> Option<Point<Real>> {
     let (x, y) = to_plane(at);
+    let dn = n.dot(&f.normal);
+    if f.planar && dn.abs() >= 1.0e-3 {
+        let h = (f.points[0] - at).dot(&f.normal) / dn;
+        return Some(at + n * h);
+    }
     if f.points.len() >= 3 {
         // Hull faces are merged from nearly coplanar triangles, so interpolate on the triangle
         // of the fan that holds the point rather than on one plane.
@@ -352,8 +364,8 @@ fn lift(
                 best = Some((outside, p0 + (p1 - p0) * u + (p2 - p0) * v));
             }
         }
-        if best.is_none() && n.dot(&f.normal).abs() >= 1.0e-3 {
-            let h = (p0 - at).dot(&f.normal) / n.dot(&f.normal);
+        if best.is_none() && dn.abs() >= 1.0e-3 {
+            let h = (p0 - at).dot(&f.normal) / dn;
             return Some(at + n * h);
         }
         best.map(|(_, p)| p)
