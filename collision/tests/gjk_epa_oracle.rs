@@ -42,7 +42,21 @@ fn overlap_along(
 }
 
 /// Distance from `p` to the solid `s` (0 inside or on it), by parry3d's point projection.
+///
+/// For hulls, parry3d's projection runs its GJK (precise to a relative 1e-3), so the test asks
+/// its face planes instead: a point is as far outside as its largest height above a face plane,
+/// exact for the faces parry3d built.
 fn off_surface(s: &Shape, pose: &Isometry<Real>, p: &Point<Real>) -> Real {
+    if let Shape::ConvexHull(h) = s {
+        let local = pose.inverse_transform_point(p);
+        let faces = h.faces().iter();
+        return faces
+            .map(|f| {
+                let v = h.vertices_adj_to_face()[f.first_vertex_or_edge as usize] as usize;
+                f.normal.dot(&(local - h.points()[v]))
+            })
+            .fold(0.0, Real::max);
+    }
     let proj = s.as_parry().project_point(pose, p, true);
     (proj.point - p).norm()
 }
