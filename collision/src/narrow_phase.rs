@@ -21,6 +21,12 @@ use crate::shape::Shape;
 pub trait ProxyShapes {
     /// Shape and world pose of `proxy`, or `None` if it is gone (its pair is then skipped).
     fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)>;
+
+    /// How far (m) `proxy` may travel before the next update: added to the margin of its pairs
+    /// so that fast shapes get speculative points in time. Default 0.
+    fn speculative_distance(&self, _proxy: ProxyId) -> Real {
+        0.0
+    }
 }
 
 /// A slice indexed by proxy id serves tests and simple callers.
@@ -104,7 +110,7 @@ impl NarrowPhase {
     }
 
     /// Recomputes every pair's manifold at the current poses, carrying impulses over by
-    /// feature id.
+    /// feature id. Points are kept up to the margin plus both proxies' speculative distances.
     pub fn update<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) {
         let margin = self.margin;
         for contact in &mut self.contacts {
@@ -116,7 +122,9 @@ impl NarrowPhase {
                 continue;
             };
             let old: SmallVec<[ManifoldPoint; 4]> = contact.manifold.points.clone();
-            manifold(sa, pa, sb, pb, margin, &mut contact.manifold);
+            let reach = shapes.speculative_distance(contact.pair.a)
+                + shapes.speculative_distance(contact.pair.b);
+            manifold(sa, pa, sb, pb, margin + reach, &mut contact.manifold);
             for point in &mut contact.manifold.points {
                 if let Some(previous) = old.iter().find(|o| o.id == point.id) {
                     point.normal_impulse = previous.normal_impulse;

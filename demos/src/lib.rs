@@ -1,3 +1,17 @@
-//! sprung-demos: the scene catalogue of ../shared/bench/SCENES.md as a library, and the
-//! programs that run it (the headless runner, then the viewer). The scenes arrive with the
-//! world and its step (issue 3); nothing is implemented here yet.
+//! sprung-demos: the scene catalogue of ../shared/bench/SCENES.md as a library, and the programs
+//! that run it (`sprung bench`, the headless runner).
+//!
+//! Each scene is built exactly as SCENES.md writes it and knows its own checks, so the runner,
+//! the benches and the tests all measure the same thing.
+//!
+//! ```
+//! let spec = sprung_demos::find("pyramid").unwrap();
+//! let mut scene = (spec.build)();
+//! scene.world.step(spec.dt).unwrap();
+//! assert_eq!(scene.tracked.len(), 465);
+//! ```
+
+pub mod json;
+pub mod scenes;
+
+pub use scenes::{catalogue, find, Check, Scene, SceneSpec};

@@ -1,7 +1,39 @@
 //! sprung: a small 3D rigid-body physics engine in which springs are constraints like any other.
 //!
-//! This crate will hold what a user imports: `World`, rigid bodies, colliders, handles and the
-//! step (issue 3). Today the pipeline's collision stage is ready in [`collision`]; the solver
-//! stage follows.
+//! A [`World`] holds bodies ([`RigidBodyBuilder`]: dynamic, kinematic or static) and their
+//! colliders ([`ColliderBuilder`]: sphere, box, capsule, convex hull). [`World::step`] runs the
+//! pipeline of DESIGN.md: gather bodies, broad phase (sweep-and-prune), narrow phase (GJK, EPA,
+//! clipped manifolds), solve (substepped sequential impulses with warm starting, Baumgarte and
+//! relax), write back. [`FixedStepper`] drives it from variable frame times.
+//!
+//! ```
+//! use sprung::{ColliderBuilder, RigidBodyBuilder, World};
+//! use parry3d::math::Vector;
+//!
+//! let mut world = World::default();
+//! let ball = world.add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 10.0, 0.0))).unwrap();
+//! world.add_collider(ColliderBuilder::ball(0.5), ball).unwrap();
+//! world.step(1.0 / 60.0).unwrap();
+//! assert!(world.body(ball).unwrap().linear_velocity().y < 0.0);
+//! ```
 
+mod body;
+mod collider;
+mod error;
+mod handle;
+mod integrate;
+mod stepper;
+mod world;
+
+pub use body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
+pub use collider::{Collider, ColliderBuilder};
+pub use error::Error;
+pub use handle::{BodyHandle, ColliderHandle};
 pub use sprung_collision as collision;
+pub use sprung_solver as solver;
+pub use sprung_solver::pgs::SolverSettings;
+pub use stepper::FixedStepper;
+pub use world::{StepReport, World};
+
+/// The math types sprung uses (parry3d's, f32).
+pub use parry3d::math;

@@ -1,5 +1,22 @@
 //! sprung-solver: velocity-level constraints, knowing nothing of shapes.
 //!
-//! It will hold the one constraint row type shared by contacts, joints and springs, its
-//! softness (rigid with Baumgarte, or a spring by frequency and damping ratio), and the
-//! projected Gauss-Seidel solver (issues 3 and 4). Nothing is implemented here yet.
+//! The stages of a solve, in order: bodies are gathered into [`body::SolverBody`]s; contacts
+//! become [`row::Row`]s ([`contact`]); [`pgs::Solver`] runs the substeps (integrate velocities,
+//! warm start, iterate with bias, integrate positions, relax without bias), then restitution,
+//! and hands back the impulses for next step's warm start. Every row, rigid or soft, is solved by
+//! the same formula with coefficients from [`softness::Softness`].
+
+pub mod body;
+pub mod contact;
+pub mod pgs;
+pub mod row;
+pub mod softness;
+
+/// Scalars are f32, as in parry3d.
+pub type Real = f32;
+/// 3-vectors.
+pub type Vector = nalgebra::Vector3<Real>;
+/// 3x3 matrices.
+pub type Matrix = nalgebra::Matrix3<Real>;
+/// Unit quaternions.
+pub type Quaternion = nalgebra::UnitQuaternion<Real>;

@@ -1,0 +1,144 @@
+//! `sprung bench [SCENE...] [--steps N] [--no-sleep]`: the headless runner. Builds each scene of
+//! ../shared/bench/SCENES.md, steps it, prints one JSON line per scene, and exits non-zero if a
+//! check fails. Progress goes to stderr.
+//!
+//! `--substeps N`, `--iterations N`, `--relax N` and `--baumgarte X` override the solver's
+//! defaults, to measure what each setting costs and buys.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use sprung_demos::json::Line;
+use sprung_demos::{catalogue, find, SceneSpec};
+
+fn usage() -> ExitCode {
+    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--baumgarte X]");
+    eprintln!(
+        "scenes: {}",
+        catalogue()
+            .iter()
+            .map(|s| s.name)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) != Some("bench") {
+        return usage();
+    }
+    let mut steps: Option<usize> = None;
+    let mut settings = sprung::SolverSettings::default();
+    let mut specs: Vec<&SceneSpec> = Vec::new();
+    let mut rest = args[1..].iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--steps" => match rest.next().and_then(|n| n.parse().ok()) {
+                Some(n) => steps = Some(n),
+                None => return usage(),
+            },
+            "--substeps" | "--iterations" | "--relax" | "--baumgarte" => {
+                let Some(value) = rest.next().and_then(|n| n.parse::<f32>().ok()) else {
+                    return usage();
+                };
+                match arg.as_str() {
+                    "--substeps" => settings.substeps = value as u32,
+                    "--iterations" => settings.iterations = value as u32,
+                    "--relax" => settings.relax_iterations = value as u32,
+                    _ => settings.baumgarte = value,
+                }
+            }
+            // sprung does not sleep bodies yet, so every run is a --no-sleep run.
+            "--no-sleep" => {}
+            "--all" => specs.extend(catalogue()),
+            name => match find(name) {
+                Some(spec) => specs.push(spec),
+                None => {
+                    eprintln!("unknown scene {name}");
+                    return usage();
+                }
+            },
+        }
+    }
+    if specs.is_empty() {
+        specs.extend(catalogue());
+    }
+    let mut all_ok = true;
+    for spec in specs {
+        let (line, ok) = run(spec, steps.unwrap_or(spec.steps), &settings);
+        println!("{line}");
+        all_ok &= ok;
+    }
+    if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn run(spec: &SceneSpec, steps: usize, settings: &sprung::SolverSettings) -> (String, bool) {
+    let mut scene = (spec.build)();
+    scene.world.settings = *settings;
+    let (mut total, mut worst) = (0.0_f64, 0.0_f64);
+    let (mut collide, mut solve) = (0.0_f64, 0.0_f64);
+    let mut last = Default::default();
+    let mut failed_step = None;
+    for step in 0..steps {
+        let start = Instant::now();
+        match scene.world.step(spec.dt) {
+            Ok(report) => {
+                collide += report.collide_ms;
+                solve += report.solve_ms;
+                last = report;
+            }
+            Err(e) => {
+                failed_step = Some(format!("{e}"));
+                break;
+            }
+        }
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        total += ms;
+        worst = worst.max(ms);
+        if (step + 1) % 100 == 0 {
+            eprint!("\r{}: step {}/{}", spec.name, step + 1, steps);
+        }
+    }
+    eprintln!();
+    let figures = scene.figures();
+    let ok = failed_step.is_none() && figures.iter().all(|f| f.ok);
+    let checks = figures
+        .iter()
+        .fold(Line::default(), |line, f| line.number(f.name, f.value));
+    let s = &scene.world.settings;
+    let settings = Line::default()
+        .number("substeps", s.substeps as f64)
+        .number("iterations", s.iterations as f64)
+        .number("relax_iterations", s.relax_iterations as f64)
+        .number("baumgarte", s.baumgarte as f64)
+        .boolean("warm_starting", s.warm_starting);
+    let line = Line::default()
+        .string("scene", spec.name)
+        .number("bodies", last.dynamic_bodies as f64)
+        .number("steps", steps as f64)
+        .number("dt", spec.dt as f64)
+        .boolean("sleep", false)
+        .number(
+            "ms_per_step",
+            if steps > 0 { total / steps as f64 } else { 0.0 },
+        )
+        .number("ms_max_step", worst)
+        .object("checks", checks)
+        .boolean("ok", ok)
+        .number("contact_pairs", last.contact_pairs as f64)
+        .number("contact_points", last.contact_points as f64)
+        .number("ms_collide", collide / steps.max(1) as f64)
+        .number("ms_solve", solve / steps.max(1) as f64)
+        .object("settings", settings);
+    let line = match failed_step {
+        Some(e) => line.string("error", &e),
+        None => line,
+    };
+    (line.finish(), ok)
+}

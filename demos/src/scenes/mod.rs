@@ -1,0 +1,168 @@
+//! The standard scenes and their checks.
+
+mod pyramid;
+
+use sprung::math::{Isometry, Real, Vector};
+use sprung::{BodyHandle, ColliderBuilder, RigidBodyBuilder, World};
+
+/// A scene of the catalogue: how to build it and how long to run it.
+#[derive(Clone, Copy)]
+pub struct SceneSpec {
+    /// Its name in SCENES.md.
+    pub name: &'static str,
+    /// Steps to run.
+    pub steps: usize,
+    /// Time step (s).
+    pub dt: Real,
+    /// Builds the world.
+    pub build: fn() -> Scene,
+}
+
+/// A built scene: the world, the bodies its checks watch (with where they started), and which
+/// checks apply.
+pub struct Scene {
+    /// The world, ready to step.
+    pub world: World,
+    /// The dynamic bodies the checks measure, with their starting poses.
+    pub tracked: Vec<(BodyHandle, Isometry<Real>)>,
+    /// What to check after the run.
+    pub check: Check,
+}
+
+/// A scene's pass criteria (SCENES.md).
+#[derive(Clone, Copy, Debug)]
+pub enum Check {
+    /// Stacks: horizontal drift, sink and lowest centre.
+    Stack {
+        /// Largest allowed horizontal drift (m).
+        max_drift: Real,
+        /// Largest allowed sink (m).
+        max_sink: Real,
+        /// Lowest allowed centre (m).
+        min_y: Real,
+    },
+}
+
+/// One measured figure and whether it passes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// Name in SCENES.md.
+    pub name: &'static str,
+    /// The measured value.
+    pub value: f64,
+    /// Whether it satisfies the scene's bound.
+    pub ok: bool,
+}
+
+impl Scene {
+    /// Measures the scene's checks now.
+    pub fn figures(&self) -> Vec<Figure> {
+        match self.check {
+            Check::Stack {
+                max_drift,
+                max_sink,
+                min_y,
+            } => {
+                let (mut drift, mut sink, mut lowest) = (0.0_f64, 0.0_f64, f64::INFINITY);
+                for (handle, start) in &self.tracked {
+                    let Some(body) = self.world.body(*handle) else {
+                        continue;
+                    };
+                    let (now, then) = (body.translation(), start.translation.vector);
+                    let d = Vector::new(now.x - then.x, 0.0, now.z - then.z).norm() as f64;
+                    drift = drift.max(if d.is_finite() { d } else { f64::INFINITY });
+                    sink = sink.max((then.y - now.y) as f64);
+                    lowest = lowest.min(if now.y.is_finite() {
+                        now.y as f64
+                    } else {
+                        f64::NEG_INFINITY
+                    });
+                }
+                vec![
+                    Figure {
+                        name: "max_drift",
+                        value: drift,
+                        ok: drift < max_drift as f64,
+                    },
+                    Figure {
+                        name: "max_sink",
+                        value: sink,
+                        ok: sink < max_sink as f64,
+                    },
+                    Figure {
+                        name: "min_y",
+                        value: lowest,
+                        ok: lowest > min_y as f64,
+                    },
+                ]
+            }
+        }
+    }
+}
+
+/// Every scene, in SCENES.md's order.
+pub fn catalogue() -> &'static [SceneSpec] {
+    &[
+        SceneSpec {
+            name: "pyramid",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: pyramid::pyramid,
+        },
+        SceneSpec {
+            name: "pyramid3d",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: pyramid::pyramid3d,
+        },
+    ]
+}
+
+/// The scene called `name`.
+pub fn find(name: &str) -> Option<&'static SceneSpec> {
+    catalogue().iter().find(|s| s.name == name)
+}
+
+/// SCENES.md's common settings.
+pub(crate) mod common {
+    use super::*;
+
+    /// Gravity of the common scenes (m/s^2).
+    pub const GRAVITY: Vector<Real> = Vector::new(0.0, -9.81, 0.0);
+    /// Friction of every collider.
+    pub const FRICTION: Real = 0.5;
+    /// Density of every collider unless stated (kg/m^3).
+    pub const DENSITY: Real = 1000.0;
+
+    /// A world with the common gravity and the ground: a static box of half-extents
+    /// (100, 1, 100) centred at (0, -1, 0).
+    pub fn world_with_ground() -> World {
+        let mut world = World::new(GRAVITY).expect("finite gravity");
+        let ground = world
+            .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
+            .expect("valid ground");
+        world
+            .add_collider(
+                ColliderBuilder::cuboid(100.0, 1.0, 100.0).friction(FRICTION),
+                ground,
+            )
+            .expect("valid ground box");
+        world
+    }
+
+    /// A unit cube at rest, unrotated, centred at `at`.
+    pub fn cube(world: &mut World, at: Vector<Real>) -> (BodyHandle, Isometry<Real>) {
+        let body = world
+            .add_body(RigidBodyBuilder::dynamic().translation(at))
+            .expect("valid cube");
+        world
+            .add_collider(
+                ColliderBuilder::cuboid(0.5, 0.5, 0.5)
+                    .density(DENSITY)
+                    .friction(FRICTION),
+                body,
+            )
+            .expect("valid cube box");
+        (body, Isometry::translation(at.x, at.y, at.z))
+    }
+}

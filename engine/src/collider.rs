@@ -1,0 +1,170 @@
+//! Colliders: a shape, where it sits on its body, and its material.
+
+use parry3d::bounding_volume::Aabb;
+use parry3d::math::{Isometry, Point, Real, Vector};
+use sprung_collision::broad_phase::ProxyId;
+use sprung_collision::shape::{Shape, ShapeError};
+
+use crate::error::{finite, Error};
+use crate::handle::BodyHandle;
+
+/// A shape attached to a body.
+#[derive(Clone, Debug)]
+pub struct Collider {
+    pub(crate) shape: Shape,
+    pub(crate) local_pose: Isometry<Real>,
+    pub(crate) world_pose: Isometry<Real>,
+    pub(crate) density: Real,
+    pub(crate) friction: Real,
+    pub(crate) restitution: Real,
+    pub(crate) body: BodyHandle,
+    pub(crate) proxy: ProxyId,
+}
+
+impl Collider {
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+    /// Pose on the body.
+    pub fn local_pose(&self) -> &Isometry<Real> {
+        &self.local_pose
+    }
+    /// Pose in the world at the last step.
+    pub fn world_pose(&self) -> &Isometry<Real> {
+        &self.world_pose
+    }
+    /// The body it is attached to.
+    pub fn body(&self) -> BodyHandle {
+        self.body
+    }
+    /// Friction coefficient.
+    pub fn friction(&self) -> Real {
+        self.friction
+    }
+    /// Restitution.
+    pub fn restitution(&self) -> Real {
+        self.restitution
+    }
+    /// Density (kg/m^3).
+    pub fn density(&self) -> Real {
+        self.density
+    }
+    /// World bounding box at the last step.
+    pub fn aabb(&self) -> Aabb {
+        self.shape.aabb(&self.world_pose)
+    }
+}
+
+/// Builds a [`Collider`]; [`crate::World::add_collider`] checks it and attaches it.
+///
+/// ```
+/// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
+///
+/// let mut world = World::default();
+/// let body = world.add_body(RigidBodyBuilder::dynamic()).unwrap();
+/// world.add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5).density(1000.0).friction(0.5), body).unwrap();
+/// assert!((world.body(body).unwrap().mass().mass - 1000.0).abs() < 1e-3);
+/// // A bad shape is an error when the collider is added, not a panic.
+/// assert!(world.add_collider(ColliderBuilder::ball(-1.0), body).is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct ColliderBuilder {
+    shape: Result<Shape, ShapeError>,
+    local_pose: Isometry<Real>,
+    density: Real,
+    friction: Real,
+    restitution: Real,
+}
+
+impl ColliderBuilder {
+    /// A collider of any shape. Defaults: density 1000 kg/m^3, friction 0.5, restitution 0.
+    pub fn new(shape: Shape) -> Self {
+        Self::from(Ok(shape))
+    }
+    fn from(shape: Result<Shape, ShapeError>) -> Self {
+        ColliderBuilder {
+            shape,
+            local_pose: Isometry::identity(),
+            density: 1000.0,
+            friction: 0.5,
+            restitution: 0.0,
+        }
+    }
+    /// A box of half-extents (m).
+    pub fn cuboid(hx: Real, hy: Real, hz: Real) -> Self {
+        Self::from(Shape::cuboid(Vector::new(hx, hy, hz)))
+    }
+    /// A sphere of `radius` (m).
+    pub fn ball(radius: Real) -> Self {
+        Self::from(Shape::sphere(radius))
+    }
+    /// A capsule along local Y.
+    pub fn capsule(half_height: Real, radius: Real) -> Self {
+        Self::from(Shape::capsule(half_height, radius))
+    }
+    /// The convex hull of `points` (local frame).
+    pub fn convex_hull(points: &[Point<Real>]) -> Self {
+        Self::from(Shape::convex_hull(points))
+    }
+    /// Pose on the body.
+    pub fn local_pose(mut self, pose: Isometry<Real>) -> Self {
+        self.local_pose = pose;
+        self
+    }
+    /// Offset on the body (m).
+    pub fn translation(mut self, t: Vector<Real>) -> Self {
+        self.local_pose.translation.vector = t;
+        self
+    }
+    /// Density (kg/m^3, > 0).
+    pub fn density(mut self, density: Real) -> Self {
+        self.density = density;
+        self
+    }
+    /// Friction coefficient (>= 0); pairs mix by the geometric mean.
+    pub fn friction(mut self, friction: Real) -> Self {
+        self.friction = friction;
+        self
+    }
+    /// Restitution (>= 0); pairs take the larger.
+    pub fn restitution(mut self, restitution: Real) -> Self {
+        self.restitution = restitution;
+        self
+    }
+
+    pub(crate) fn build(self, body: BodyHandle) -> Result<Collider, Error> {
+        let shape = self.shape?;
+        finite(
+            "collider pose",
+            self.local_pose.translation.vector.as_slice(),
+        )?;
+        finite(
+            "collider rotation",
+            self.local_pose.rotation.coords.as_slice(),
+        )?;
+        finite(
+            "collider material",
+            &[self.density, self.friction, self.restitution],
+        )?;
+        if self.density <= 0.0 {
+            return Err(Error::NonPositive("density"));
+        }
+        if self.friction < 0.0 {
+            return Err(Error::Negative("friction"));
+        }
+        if self.restitution < 0.0 {
+            return Err(Error::Negative("restitution"));
+        }
+        Ok(Collider {
+            shape,
+            local_pose: self.local_pose,
+            world_pose: self.local_pose,
+            density: self.density,
+            friction: self.friction,
+            restitution: self.restitution,
+            body,
+            proxy: ProxyId(u32::MAX),
+        })
+    }
+}

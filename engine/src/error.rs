@@ -1,0 +1,55 @@
+//! The engine's one error type: what was wrong with what the user gave.
+
+use std::fmt;
+
+use sprung_collision::shape::ShapeError;
+
+/// Why a call was refused. A refused call changes nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The handle's body or collider was removed (or never belonged to this world).
+    StaleHandle,
+    /// A value that must be finite was NaN or infinite; names which.
+    NonFinite(&'static str),
+    /// A value that must be positive was zero or negative (mass, density); names which.
+    NonPositive(&'static str),
+    /// A value that must not be negative was (damping, friction, restitution); names which.
+    Negative(&'static str),
+    /// The time step was not finite and positive.
+    InvalidTimeStep,
+    /// The shape was refused (see [`ShapeError`]).
+    Shape(ShapeError),
+    /// The call needs a dynamic body (forces) or a kinematic one (targets).
+    WrongBodyKind,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::StaleHandle => write!(f, "the handle refers to a removed body or collider"),
+            Error::NonFinite(what) => write!(f, "{what} must be finite (got NaN or infinity)"),
+            Error::NonPositive(what) => write!(f, "{what} must be positive"),
+            Error::Negative(what) => write!(f, "{what} must not be negative"),
+            Error::InvalidTimeStep => write!(f, "the time step must be finite and positive"),
+            Error::Shape(e) => write!(f, "invalid shape: {e}"),
+            Error::WrongBodyKind => write!(f, "this call does not apply to this kind of body"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<ShapeError> for Error {
+    fn from(e: ShapeError) -> Self {
+        Error::Shape(e)
+    }
+}
+
+/// Checks that every component is finite.
+pub(crate) fn finite(what: &'static str, values: &[f32]) -> Result<(), Error> {
+    if values.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(Error::NonFinite(what))
+    }
+}

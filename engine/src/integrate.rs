@@ -1,0 +1,84 @@
+//! The integrate stage's two halves around the solver: gather bodies into the solver's compact
+//! [`SolverBody`] array (velocities, forces as accelerations, inverse mass and world inertia),
+//! and scatter the result back (velocities and poses). The semi-implicit Euler updates
+//! themselves run inside the solver, once per substep (`SolverBody::integrate_velocity` and
+//! `integrate_position`), because substeps interleave them with the constraint iterations.
+
+use parry3d::math::{Real, Vector};
+use sprung_solver::body::{SolverBody, STATIC};
+
+use crate::body::{BodyKind, RigidBody};
+use crate::handle::Arena;
+
+/// Fills `out` with every moving body (dynamic and kinematic), in slot order, and records each
+/// body's index there.
+pub(crate) fn gather(
+    bodies: &mut Arena<RigidBody>,
+    out: &mut Vec<SolverBody>,
+    gravity: Vector<Real>,
+    dt: Real,
+) {
+    out.clear();
+    for (_, body) in bodies.iter_mut() {
+        body.previous_pose = body.pose;
+        if body.kind == BodyKind::Static {
+            body.solver_index = STATIC;
+            continue;
+        }
+        if let (BodyKind::Kinematic, Some(target)) = (body.kind, body.kinematic_target.take()) {
+            // Reach the target pose in exactly this step.
+            body.linear_velocity = (target * body.mass.local_center - body.center_of_mass()) / dt;
+            body.angular_velocity =
+                (target.rotation * body.pose.rotation.inverse()).scaled_axis() / dt;
+        }
+        let dynamic = body.kind == BodyKind::Dynamic;
+        let frame = body.pose.rotation * body.mass.principal_frame;
+        let (inv_mass, inv_inertia, principal_inertia) = if dynamic {
+            let r = frame.to_rotation_matrix();
+            let inv_diag = body.mass.principal_inertia.map(|i| 1.0 / i);
+            (
+                1.0 / body.mass.mass,
+                r.matrix() * nalgebra::Matrix3::from_diagonal(&inv_diag) * r.matrix().transpose(),
+                body.mass.principal_inertia,
+            )
+        } else {
+            (0.0, nalgebra::Matrix3::zeros(), Vector::zeros())
+        };
+        body.solver_index = out.len() as u32;
+        out.push(SolverBody {
+            linear_velocity: body.linear_velocity,
+            angular_velocity: body.angular_velocity,
+            inv_mass,
+            inv_inertia,
+            principal_inertia,
+            principal_frame: frame,
+            position: body.center_of_mass().coords,
+            rotation: body.pose.rotation,
+            delta_position: Vector::zeros(),
+            delta_rotation: Vector::zeros(),
+            linear_acceleration: if dynamic {
+                gravity * body.gravity_scale + body.force * inv_mass
+            } else {
+                Vector::zeros()
+            },
+            angular_acceleration: inv_inertia * body.torque,
+            linear_damping: body.linear_damping,
+            angular_damping: body.angular_damping,
+        });
+    }
+}
+
+/// Writes the solver's velocities and poses back, and clears the step's forces.
+pub(crate) fn scatter(bodies: &mut Arena<RigidBody>, solved: &[SolverBody]) {
+    for (_, body) in bodies.iter_mut() {
+        let Some(s) = solved.get(body.solver_index as usize) else {
+            continue;
+        };
+        body.linear_velocity = s.linear_velocity;
+        body.angular_velocity = s.angular_velocity;
+        body.pose.rotation = s.rotation;
+        body.pose.translation.vector = s.position - s.rotation * body.mass.local_center.coords;
+        body.force = Vector::zeros();
+        body.torque = Vector::zeros();
+    }
+}

@@ -1,0 +1,554 @@
+//! The world: bodies, colliders, and the step that moves them.
+
+use std::time::Instant;
+
+use parry3d::bounding_volume::BoundingVolume;
+use parry3d::math::{Isometry, Point, Real, Vector};
+use smallvec::SmallVec;
+use sprung_collision::broad_phase::{BroadPhase, PairEvent, ProxyId};
+use sprung_collision::narrow_phase::{NarrowPhase, ProxyShapes};
+use sprung_collision::shape::Shape;
+use sprung_solver::body::{SolverBody, STATIC};
+use sprung_solver::contact::{ContactConstraint, ContactPointInput};
+use sprung_solver::pgs::{Solver, SolverSettings};
+
+use crate::body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
+use crate::collider::{Collider, ColliderBuilder};
+use crate::error::{finite, Error};
+use crate::handle::{Arena, BodyHandle, ColliderHandle};
+use crate::integrate;
+
+/// How much the broad phase fattens every box (m): bodies moving less than this between steps
+/// cost the broad phase nothing.
+const BROAD_PHASE_MARGIN: Real = 0.1;
+/// Contact points are kept up to this far apart (m) at rest; moving bodies add the distance
+/// they can travel in one step, so that speculative points stop them before they touch.
+const SPECULATIVE_DISTANCE: Real = 0.02;
+/// No body reaches further than this per step for speculative contacts (m); faster bodies are
+/// the business of continuous collision.
+const MAX_SPECULATIVE_DISTANCE: Real = 2.0;
+
+/// What one step did and what it cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// Dynamic bodies.
+    pub dynamic_bodies: usize,
+    /// Pairs with contact points.
+    pub contact_pairs: usize,
+    /// Contact points.
+    pub contact_points: usize,
+    /// Wall time of the collision stages (broad and narrow phase), ms.
+    pub collide_ms: f64,
+    /// Wall time of the solve stage (substeps: integration and constraints), ms.
+    pub solve_ms: f64,
+}
+
+/// A physics world: gravity, settings, bodies with their colliders, and the step.
+///
+/// ```
+/// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
+/// use parry3d::math::Vector;
+///
+/// let mut world = World::default();
+/// let ground = world.add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0))).unwrap();
+/// world.add_collider(ColliderBuilder::cuboid(50.0, 1.0, 50.0), ground).unwrap();
+/// let cube = world.add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 2.0, 0.0))).unwrap();
+/// world.add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), cube).unwrap();
+/// for _ in 0..120 {
+///     world.step(1.0 / 60.0).unwrap();
+/// }
+/// // The cube has fallen and rests on the ground (its centre half a metre up).
+/// assert!((world.body(cube).unwrap().translation().y - 0.5).abs() < 0.01);
+/// ```
+pub struct World {
+    gravity: Vector<Real>,
+    /// Solver settings: substeps, iterations, Baumgarte, restitution threshold.
+    pub settings: SolverSettings,
+    bodies: Arena<RigidBody>,
+    colliders: Arena<Collider>,
+    broad_phase: BroadPhase,
+    narrow_phase: NarrowPhase,
+    solver: Solver,
+    /// Collider slot of each broad-phase proxy (u32::MAX: none).
+    proxy_colliders: Vec<u32>,
+    solver_bodies: Vec<SolverBody>,
+    pair_events: Vec<PairEvent>,
+    kept_events: Vec<PairEvent>,
+}
+
+impl Default for World {
+    /// Earth gravity along -Y and the default solver settings.
+    fn default() -> Self {
+        World::new(Vector::new(0.0, -9.81, 0.0)).expect("finite gravity")
+    }
+}
+
+impl World {
+    /// An empty world with `gravity` (m/s^2).
+    pub fn new(gravity: Vector<Real>) -> Result<World, Error> {
+        finite("gravity", gravity.as_slice())?;
+        Ok(World {
+            gravity,
+            settings: SolverSettings::default(),
+            bodies: Arena::default(),
+            colliders: Arena::default(),
+            broad_phase: BroadPhase::new(BROAD_PHASE_MARGIN),
+            narrow_phase: NarrowPhase::new(SPECULATIVE_DISTANCE),
+            solver: Solver::default(),
+            proxy_colliders: Vec::new(),
+            solver_bodies: Vec::new(),
+            pair_events: Vec::new(),
+            kept_events: Vec::new(),
+        })
+    }
+
+    /// Gravity (m/s^2).
+    pub fn gravity(&self) -> Vector<Real> {
+        self.gravity
+    }
+
+    /// Sets gravity (m/s^2); refused if not finite.
+    pub fn set_gravity(&mut self, gravity: Vector<Real>) -> Result<(), Error> {
+        finite("gravity", gravity.as_slice())?;
+        self.gravity = gravity;
+        Ok(())
+    }
+
+    /// Adds a body (without colliders: add them with [`World::add_collider`]).
+    pub fn add_body(&mut self, builder: RigidBodyBuilder) -> Result<BodyHandle, Error> {
+        let body = builder.build()?;
+        let (index, generation) = self.bodies.insert(body);
+        Ok(BodyHandle { index, generation })
+    }
+
+    /// Attaches a collider to `body`; a dynamic body's mass follows its colliders (unless set by
+    /// hand).
+    pub fn add_collider(
+        &mut self,
+        builder: ColliderBuilder,
+        body: BodyHandle,
+    ) -> Result<ColliderHandle, Error> {
+        let owner = self
+            .bodies
+            .get(body.index, body.generation)
+            .ok_or(Error::StaleHandle)?;
+        let mut collider = builder.build(body)?;
+        collider.world_pose = owner.pose * collider.local_pose;
+        let aabb = collider.shape.aabb(&collider.world_pose);
+        let proxy = self
+            .broad_phase
+            .insert(aabb)
+            .map_err(|_| Error::NonFinite("collider bounds"))?;
+        collider.proxy = proxy;
+        let (index, generation) = self.colliders.insert(collider);
+        let slot = proxy.0 as usize;
+        if self.proxy_colliders.len() <= slot {
+            self.proxy_colliders.resize(slot + 1, u32::MAX);
+        }
+        self.proxy_colliders[slot] = index;
+        let handle = ColliderHandle { index, generation };
+        let owner = self
+            .bodies
+            .get_mut(body.index, body.generation)
+            .expect("checked above");
+        owner.colliders.push(handle);
+        self.update_mass(body);
+        Ok(handle)
+    }
+
+    /// Recomputes a body's mass from its colliders' densities (unless it was set by hand).
+    fn update_mass(&mut self, handle: BodyHandle) {
+        let body = self.bodies.at(handle.index);
+        if body.fixed_mass {
+            return;
+        }
+        let mut total = parry3d::mass_properties::MassProperties::default();
+        for c in &body.colliders {
+            let collider = self.colliders.at(c.index);
+            total += collider
+                .shape
+                .mass_properties(collider.density)
+                .transform_by(&collider.local_pose);
+        }
+        let mass = if total.mass() > 0.0 && total.principal_inertia().iter().all(|&i| i > 0.0) {
+            Mass {
+                mass: total.mass(),
+                local_center: total.local_com,
+                principal_inertia: total.principal_inertia(),
+                principal_frame: total.principal_inertia_local_frame,
+            }
+        } else {
+            Mass::UNIT
+        };
+        self.bodies.at_mut(handle.index).mass = mass;
+    }
+
+    /// Removes a body, its colliders and their contacts.
+    pub fn remove_body(&mut self, handle: BodyHandle) -> Result<RigidBody, Error> {
+        let body = self
+            .bodies
+            .remove(handle.index, handle.generation)
+            .ok_or(Error::StaleHandle)?;
+        for c in &body.colliders {
+            if let Some(collider) = self.colliders.remove(c.index, c.generation) {
+                self.detach_proxy(collider.proxy);
+            }
+        }
+        Ok(body)
+    }
+
+    /// Removes a collider; its body's mass follows.
+    pub fn remove_collider(&mut self, handle: ColliderHandle) -> Result<(), Error> {
+        let collider = self
+            .colliders
+            .remove(handle.index, handle.generation)
+            .ok_or(Error::StaleHandle)?;
+        self.detach_proxy(collider.proxy);
+        let owner = collider.body;
+        if let Some(body) = self.bodies.get_mut(owner.index, owner.generation) {
+            body.colliders.retain(|c| *c != handle);
+            self.update_mass(owner);
+        }
+        Ok(())
+    }
+
+    fn detach_proxy(&mut self, proxy: ProxyId) {
+        self.broad_phase.remove(proxy);
+        if let Some(slot) = self.proxy_colliders.get_mut(proxy.0 as usize) {
+            *slot = u32::MAX;
+        }
+    }
+
+    /// The body, if the handle is live.
+    pub fn body(&self, handle: BodyHandle) -> Option<&RigidBody> {
+        self.bodies.get(handle.index, handle.generation)
+    }
+
+    /// The collider, if the handle is live.
+    pub fn collider(&self, handle: ColliderHandle) -> Option<&Collider> {
+        self.colliders.get(handle.index, handle.generation)
+    }
+
+    /// Every body with its handle, in a fixed order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &RigidBody)> {
+        self.bodies.iter().map(|(index, body)| {
+            (
+                BodyHandle {
+                    index,
+                    generation: self.bodies.generation(index),
+                },
+                body,
+            )
+        })
+    }
+
+    /// Number of bodies.
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    fn body_mut(&mut self, handle: BodyHandle) -> Result<&mut RigidBody, Error> {
+        self.bodies
+            .get_mut(handle.index, handle.generation)
+            .ok_or(Error::StaleHandle)
+    }
+
+    fn moving_body_mut(&mut self, handle: BodyHandle) -> Result<&mut RigidBody, Error> {
+        let body = self.body_mut(handle)?;
+        if body.kind == BodyKind::Static {
+            return Err(Error::WrongBodyKind);
+        }
+        Ok(body)
+    }
+
+    fn dynamic_body_mut(&mut self, handle: BodyHandle) -> Result<&mut RigidBody, Error> {
+        let body = self.body_mut(handle)?;
+        if body.kind != BodyKind::Dynamic {
+            return Err(Error::WrongBodyKind);
+        }
+        Ok(body)
+    }
+
+    /// Sets the linear velocity (m/s) of a dynamic or kinematic body.
+    pub fn set_linear_velocity(
+        &mut self,
+        handle: BodyHandle,
+        v: Vector<Real>,
+    ) -> Result<(), Error> {
+        finite("linear velocity", v.as_slice())?;
+        self.moving_body_mut(handle)?.linear_velocity = v;
+        Ok(())
+    }
+
+    /// Sets the angular velocity (rad/s) of a dynamic or kinematic body.
+    pub fn set_angular_velocity(
+        &mut self,
+        handle: BodyHandle,
+        w: Vector<Real>,
+    ) -> Result<(), Error> {
+        finite("angular velocity", w.as_slice())?;
+        self.moving_body_mut(handle)?.angular_velocity = w;
+        Ok(())
+    }
+
+    /// Teleports a body to `pose` (its colliders follow at the next step).
+    pub fn set_pose(&mut self, handle: BodyHandle, pose: Isometry<Real>) -> Result<(), Error> {
+        finite("pose", pose.translation.vector.as_slice())?;
+        finite("rotation", pose.rotation.coords.as_slice())?;
+        let body = self.body_mut(handle)?;
+        body.pose = pose;
+        body.pose.rotation.renormalize();
+        body.previous_pose = body.pose;
+        Ok(())
+    }
+
+    /// Moves a kinematic body so that it reaches `target` at the end of the next step, pushing
+    /// what is in its way.
+    pub fn set_kinematic_target(
+        &mut self,
+        handle: BodyHandle,
+        target: Isometry<Real>,
+    ) -> Result<(), Error> {
+        finite("kinematic target", target.translation.vector.as_slice())?;
+        finite(
+            "kinematic target rotation",
+            target.rotation.coords.as_slice(),
+        )?;
+        let body = self.body_mut(handle)?;
+        if body.kind != BodyKind::Kinematic {
+            return Err(Error::WrongBodyKind);
+        }
+        body.kinematic_target = Some(target);
+        Ok(())
+    }
+
+    /// Adds a force (N) at the centre of mass for the next step.
+    pub fn apply_force(&mut self, handle: BodyHandle, force: Vector<Real>) -> Result<(), Error> {
+        finite("force", force.as_slice())?;
+        self.dynamic_body_mut(handle)?.force += force;
+        Ok(())
+    }
+
+    /// Adds a torque (N m) for the next step.
+    pub fn apply_torque(&mut self, handle: BodyHandle, torque: Vector<Real>) -> Result<(), Error> {
+        finite("torque", torque.as_slice())?;
+        self.dynamic_body_mut(handle)?.torque += torque;
+        Ok(())
+    }
+
+    /// Applies an impulse (N s) at the centre of mass: the velocity changes at once.
+    pub fn apply_impulse(
+        &mut self,
+        handle: BodyHandle,
+        impulse: Vector<Real>,
+    ) -> Result<(), Error> {
+        finite("impulse", impulse.as_slice())?;
+        let body = self.dynamic_body_mut(handle)?;
+        body.linear_velocity += impulse / body.mass.mass;
+        Ok(())
+    }
+
+    /// Applies an impulse (N s) at a world point: linear and angular velocity change at once.
+    pub fn apply_impulse_at_point(
+        &mut self,
+        handle: BodyHandle,
+        impulse: Vector<Real>,
+        point: Point<Real>,
+    ) -> Result<(), Error> {
+        finite("impulse", impulse.as_slice())?;
+        finite("point", point.coords.as_slice())?;
+        let body = self.dynamic_body_mut(handle)?;
+        let arm = point - body.center_of_mass();
+        let inv_inertia = body
+            .world_inertia()
+            .try_inverse()
+            .unwrap_or_else(nalgebra::Matrix3::zeros);
+        body.linear_velocity += impulse / body.mass.mass;
+        body.angular_velocity += inv_inertia * arm.cross(&impulse);
+        Ok(())
+    }
+
+    /// The pose between the last two steps at fraction `alpha` (0: previous, 1: current), for
+    /// rendering between fixed steps.
+    pub fn interpolated_pose(&self, handle: BodyHandle, alpha: Real) -> Option<Isometry<Real>> {
+        let body = self.body(handle)?;
+        Some(
+            body.previous_pose
+                .lerp_slerp(&body.pose, alpha.clamp(0.0, 1.0)),
+        )
+    }
+
+    /// Advances the world by `dt` (s), in the order of DESIGN.md: gather the bodies and their
+    /// forces, find contacts (broad phase, narrow phase), solve (per substep: integrate
+    /// velocities, constraints, integrate positions, relax), write the bodies back.
+    pub fn step(&mut self, dt: Real) -> Result<StepReport, Error> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Error::InvalidTimeStep);
+        }
+        integrate::gather(&mut self.bodies, &mut self.solver_bodies, self.gravity, dt);
+        let collide = Instant::now();
+        self.update_broad_phase(dt);
+        self.update_narrow_phase(dt);
+        let collide_ms = collide.elapsed().as_secs_f64() * 1e3;
+        let solve = Instant::now();
+        self.build_contacts();
+        self.solver
+            .solve(&mut self.solver_bodies, &self.settings, dt);
+        self.store_impulses();
+        let solve_ms = solve.elapsed().as_secs_f64() * 1e3;
+        integrate::scatter(&mut self.bodies, &self.solver_bodies);
+        Ok(self.report(collide_ms, solve_ms))
+    }
+
+    /// Moves every collider to its body's pose, with its box grown by the distance its body can
+    /// travel this step, and lets the broad phase report pairs that began or ended.
+    fn update_broad_phase(&mut self, dt: Real) {
+        for (_, collider) in self.colliders.iter_mut() {
+            let body = self.bodies.at(collider.body.index);
+            if body.kind == BodyKind::Static
+                && collider.world_pose == body.pose * collider.local_pose
+            {
+                continue;
+            }
+            collider.world_pose = body.pose * collider.local_pose;
+            let aabb = collider
+                .shape
+                .aabb(&collider.world_pose)
+                .loosened(reach(body, collider, dt));
+            self.broad_phase.set_aabb(collider.proxy, aabb);
+        }
+        self.pair_events.clear();
+        self.broad_phase.update(&mut self.pair_events);
+        // Keep pairs that can touch: not two colliders of one body, not two unmoved bodies.
+        self.kept_events.clear();
+        for event in &self.pair_events {
+            if let PairEvent::Began(pair) = event {
+                let body_of =
+                    |p: ProxyId| self.colliders.at(self.proxy_colliders[p.0 as usize]).body;
+                let (a, b) = (body_of(pair.a), body_of(pair.b));
+                let dynamic = |h: BodyHandle| self.bodies.at(h.index).kind == BodyKind::Dynamic;
+                if a == b || !(dynamic(a) || dynamic(b)) {
+                    continue;
+                }
+            }
+            self.kept_events.push(*event);
+        }
+        self.narrow_phase.apply(&self.kept_events);
+    }
+
+    fn update_narrow_phase(&mut self, dt: Real) {
+        let view = ColliderView {
+            proxies: &self.proxy_colliders,
+            colliders: &self.colliders,
+            bodies: &self.bodies,
+            dt,
+        };
+        self.narrow_phase.update(&view);
+    }
+
+    /// Turns every manifold with points into a contact constraint of the solver.
+    fn build_contacts(&mut self) {
+        self.solver.contacts.clear();
+        for (index, pair) in self.narrow_phase.contacts().iter().enumerate() {
+            if pair.manifold.points.is_empty() {
+                continue;
+            }
+            let ca = self
+                .colliders
+                .at(self.proxy_colliders[pair.pair.a.0 as usize]);
+            let cb = self
+                .colliders
+                .at(self.proxy_colliders[pair.pair.b.0 as usize]);
+            let (ba, bb) = (self.bodies.at(ca.body.index), self.bodies.at(cb.body.index));
+            let (com_a, com_b) = (ba.center_of_mass(), bb.center_of_mass());
+            let points: SmallVec<[ContactPointInput; 4]> = pair
+                .manifold
+                .points
+                .iter()
+                .map(|p| ContactPointInput {
+                    anchor_a: p.point_a - com_a,
+                    anchor_b: p.point_b - com_b,
+                    separation: p.separation,
+                    normal_impulse: p.normal_impulse,
+                    tangent_impulse: p.tangent_impulse,
+                })
+                .collect();
+            let index_of = |b: &RigidBody| {
+                if b.kind == BodyKind::Static {
+                    STATIC
+                } else {
+                    b.solver_index
+                }
+            };
+            self.solver.contacts.push(ContactConstraint::new(
+                &self.solver_bodies,
+                index_of(ba),
+                index_of(bb),
+                pair.manifold.normal,
+                (ca.friction * cb.friction).sqrt(),
+                ca.restitution.max(cb.restitution),
+                &points,
+                index as u32,
+            ));
+        }
+    }
+
+    /// Hands each point's accumulated impulses back to the pair cache for the next warm start.
+    fn store_impulses(&mut self) {
+        let pairs = self.narrow_phase.contacts_mut();
+        for c in &self.solver.contacts {
+            let manifold = &mut pairs[c.user_index as usize].manifold;
+            for (stored, solved) in manifold.points.iter_mut().zip(&c.points) {
+                stored.normal_impulse = solved.normal.impulse;
+                stored.tangent_impulse = [solved.tangent[0].impulse, solved.tangent[1].impulse];
+            }
+        }
+    }
+
+    fn report(&self, collide_ms: f64, solve_ms: f64) -> StepReport {
+        StepReport {
+            dynamic_bodies: self
+                .bodies
+                .iter()
+                .filter(|(_, b)| b.kind == BodyKind::Dynamic)
+                .count(),
+            contact_pairs: self.solver.contacts.len(),
+            contact_points: self.solver.contacts.iter().map(|c| c.points.len()).sum(),
+            collide_ms,
+            solve_ms,
+        }
+    }
+}
+
+/// How far (m) any point of `collider` can travel in `dt`: its box grows by this much in the
+/// broad phase, and its contacts are kept this much further apart (speculative).
+fn reach(body: &RigidBody, collider: &Collider, dt: Real) -> Real {
+    let speed = body.linear_velocity.norm() + body.angular_velocity.norm() * collider.shape.scale();
+    (speed * dt).min(MAX_SPECULATIVE_DISTANCE)
+}
+
+/// The narrow phase's view of the colliders, by broad-phase proxy.
+struct ColliderView<'w> {
+    proxies: &'w [u32],
+    colliders: &'w Arena<Collider>,
+    bodies: &'w Arena<RigidBody>,
+    dt: Real,
+}
+
+impl ColliderView<'_> {
+    fn collider(&self, proxy: ProxyId) -> Option<&Collider> {
+        let slot = *self.proxies.get(proxy.0 as usize)?;
+        (slot != u32::MAX).then(|| self.colliders.at(slot))
+    }
+}
+
+impl ProxyShapes for ColliderView<'_> {
+    fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)> {
+        self.collider(proxy).map(|c| (&c.shape, &c.world_pose))
+    }
+
+    fn speculative_distance(&self, proxy: ProxyId) -> Real {
+        self.collider(proxy)
+            .map_or(0.0, |c| reach(self.bodies.at(c.body.index), c, self.dt))
+    }
+}
