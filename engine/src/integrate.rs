@@ -25,8 +25,9 @@ pub(crate) fn gather(
             body.solver_index = STATIC;
             continue;
         }
-        if let (BodyKind::Kinematic, Some(target)) = (body.kind, body.kinematic_target.take()) {
-            // Reach the target pose in exactly this step.
+        if let (BodyKind::Kinematic, Some(target)) = (body.kind, body.kinematic_target) {
+            // Move at the velocity that reaches the target in this step (what contacts see);
+            // `scatter` then places the body on the target exactly.
             body.linear_velocity = (target * body.mass.local_center - body.center_of_mass()) / dt;
             body.angular_velocity =
                 (target.rotation * body.pose.rotation.inverse()).scaled_axis() / dt;
@@ -78,6 +79,9 @@ pub(crate) fn scatter(bodies: &mut Arena<RigidBody>, solved: &[SolverBody]) {
         body.angular_velocity = s.angular_velocity;
         body.pose.rotation = s.rotation;
         body.pose.translation.vector = s.position - s.rotation * body.mass.local_center.coords;
+        if let Some(target) = body.kinematic_target.take() {
+            body.pose = target;
+        }
         body.force = Vector::zeros();
         body.torque = Vector::zeros();
     }
