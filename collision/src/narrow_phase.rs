@@ -134,6 +134,20 @@ impl NarrowPhase {
         }
     }
 
+    /// Drops the pairs `keep` refuses (for example two bodies a new joint stops colliding).
+    /// They come back only when the broad phase reports them beginning again.
+    pub fn retain(&mut self, mut keep: impl FnMut(&ProxyPair) -> bool) {
+        let mut i = 0;
+        while i < self.contacts.len() {
+            if keep(&self.contacts[i].pair) {
+                i += 1;
+            } else {
+                let pair = self.contacts[i].pair;
+                self.remove(pair);
+            }
+        }
+    }
+
     /// Every overlapping pair with its manifold, in a deterministic order.
     pub fn contacts(&self) -> &[PairContact] {
         &self.contacts

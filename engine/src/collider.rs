@@ -19,6 +19,33 @@ pub struct Collider {
     pub(crate) restitution: Real,
     pub(crate) body: BodyHandle,
     pub(crate) proxy: ProxyId,
+    pub(crate) groups: CollisionGroups,
+}
+
+/// Which colliders meet: two colliders can touch only if each one's `memberships` share a bit
+/// with the other's `filter`. Default: member of every group, meeting every group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollisionGroups {
+    /// The groups this collider belongs to.
+    pub memberships: u32,
+    /// The groups it can touch.
+    pub filter: u32,
+}
+
+impl Default for CollisionGroups {
+    fn default() -> Self {
+        CollisionGroups {
+            memberships: u32::MAX,
+            filter: u32::MAX,
+        }
+    }
+}
+
+impl CollisionGroups {
+    /// True if colliders with these two settings can touch (both ways).
+    pub fn meet(&self, other: &CollisionGroups) -> bool {
+        self.memberships & other.filter != 0 && other.memberships & self.filter != 0
+    }
 }
 
 impl Collider {
@@ -50,6 +77,10 @@ impl Collider {
     pub fn density(&self) -> Real {
         self.density
     }
+    /// Its collision groups.
+    pub fn collision_groups(&self) -> CollisionGroups {
+        self.groups
+    }
     /// World bounding box at the last step.
     pub fn aabb(&self) -> Aabb {
         self.shape.aabb(&self.world_pose)
@@ -75,6 +106,7 @@ pub struct ColliderBuilder {
     density: Real,
     friction: Real,
     restitution: Real,
+    groups: CollisionGroups,
 }
 
 impl ColliderBuilder {
@@ -89,6 +121,7 @@ impl ColliderBuilder {
             density: 1000.0,
             friction: 0.5,
             restitution: 0.0,
+            groups: CollisionGroups::default(),
         }
     }
     /// A box of half-extents (m).
@@ -125,6 +158,15 @@ impl ColliderBuilder {
     /// Friction coefficient (>= 0); pairs mix by the geometric mean.
     pub fn friction(mut self, friction: Real) -> Self {
         self.friction = friction;
+        self
+    }
+    /// Collision groups: this collider belongs to `memberships` and touches only colliders
+    /// that belong to a group of `filter` (and whose own filter admits it).
+    pub fn collision_groups(mut self, memberships: u32, filter: u32) -> Self {
+        self.groups = CollisionGroups {
+            memberships,
+            filter,
+        };
         self
     }
     /// Restitution (>= 0); pairs take the larger.
@@ -165,6 +207,7 @@ impl ColliderBuilder {
             restitution: self.restitution,
             body,
             proxy: ProxyId(u32::MAX),
+            groups: self.groups,
         })
     }
 }

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use sprung_collision::shape::ShapeError;
+use sprung_solver::softness::SpringError;
 
 /// Why a call was refused. A refused call changes nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +22,10 @@ pub enum Error {
     Shape(ShapeError),
     /// The call needs a dynamic body (forces) or a kinematic one (targets).
     WrongBodyKind,
+    /// The spring was refused (see [`SpringError`]).
+    Spring(SpringError),
+    /// A joint must join two different bodies.
+    SameBody,
 }
 
 impl fmt::Display for Error {
@@ -33,6 +38,8 @@ impl fmt::Display for Error {
             Error::InvalidTimeStep => write!(f, "the time step must be finite and positive"),
             Error::Shape(e) => write!(f, "invalid shape: {e}"),
             Error::WrongBodyKind => write!(f, "this call does not apply to this kind of body"),
+            Error::Spring(e) => write!(f, "invalid spring: {e}"),
+            Error::SameBody => write!(f, "a joint must join two different bodies"),
         }
     }
 }

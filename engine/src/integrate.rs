@@ -56,7 +56,7 @@ pub(crate) fn gather(
             position: body.center_of_mass().coords,
             rotation: body.pose.rotation,
             delta_position: Vector::zeros(),
-            delta_rotation: Vector::zeros(),
+            delta_rotation: nalgebra::UnitQuaternion::identity(),
             linear_acceleration: if dynamic {
                 gravity * body.gravity_scale + body.force * inv_mass
             } else {

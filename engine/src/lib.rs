@@ -22,16 +22,19 @@ mod collider;
 mod error;
 mod handle;
 mod integrate;
+mod joint;
 mod stepper;
 mod world;
 
 pub use body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
-pub use collider::{Collider, ColliderBuilder};
+pub use collider::{Collider, ColliderBuilder, CollisionGroups};
 pub use error::Error;
 pub use handle::{BodyHandle, ColliderHandle};
+pub use joint::{Joint, JointBuilder, JointHandle, JointKind};
 pub use sprung_collision as collision;
 pub use sprung_solver as solver;
 pub use sprung_solver::pgs::SolverSettings;
+pub use sprung_solver::softness::Spring;
 pub use stepper::FixedStepper;
 pub use world::{StepReport, World};
 

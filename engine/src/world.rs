@@ -1,5 +1,6 @@
 //! The world: bodies, colliders, and the step that moves them.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use parry3d::bounding_volume::BoundingVolume;
@@ -8,8 +9,12 @@ use smallvec::SmallVec;
 use sprung_collision::broad_phase::{BroadPhase, PairEvent, ProxyId};
 use sprung_collision::narrow_phase::{NarrowPhase, ProxyShapes};
 use sprung_collision::shape::Shape;
+use sprung_solver::body::Motion;
 use sprung_solver::body::{SolverBody, STATIC};
 use sprung_solver::contact::{ContactConstraint, ContactPointInput};
+use sprung_solver::joint::{
+    BallJoint, DistanceJoint, JointConstraint, JointFrame, JointKind as Rows,
+};
 use sprung_solver::pgs::{Solver, SolverSettings};
 
 use crate::body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
@@ -17,6 +22,7 @@ use crate::collider::{Collider, ColliderBuilder};
 use crate::error::{finite, Error};
 use crate::handle::{Arena, BodyHandle, ColliderHandle};
 use crate::integrate;
+use crate::joint::{Joint, JointBuilder, JointHandle, JointKind};
 
 /// How much the broad phase fattens every box (m): bodies moving less than this between steps
 /// cost the broad phase nothing.
@@ -66,6 +72,10 @@ pub struct World {
     pub settings: SolverSettings,
     bodies: Arena<RigidBody>,
     colliders: Arena<Collider>,
+    joints: Arena<Joint>,
+    /// Body slot pairs (smaller first) joined by joints that turn their collision off, with how
+    /// many such joints join them. Read only when a pair begins.
+    no_collide: HashMap<(u32, u32), u32>,
     broad_phase: BroadPhase,
     narrow_phase: NarrowPhase,
     solver: Solver,
@@ -92,6 +102,8 @@ impl World {
             settings: SolverSettings::default(),
             bodies: Arena::default(),
             colliders: Arena::default(),
+            joints: Arena::default(),
+            no_collide: HashMap::new(),
             broad_phase: BroadPhase::new(BROAD_PHASE_MARGIN),
             narrow_phase: NarrowPhase::new(SPECULATIVE_DISTANCE),
             solver: Solver::default(),
@@ -183,8 +195,81 @@ impl World {
         self.bodies.at_mut(handle.index).mass = mass;
     }
 
-    /// Removes a body, its colliders and their contacts.
+    /// Joins bodies `a` and `b` (anchors in the builder are in each body's frame).
+    pub fn add_joint(
+        &mut self,
+        builder: JointBuilder,
+        a: BodyHandle,
+        b: BodyHandle,
+    ) -> Result<JointHandle, Error> {
+        if self.body(a).is_none() || self.body(b).is_none() {
+            return Err(Error::StaleHandle);
+        }
+        if a == b {
+            return Err(Error::SameBody);
+        }
+        let joint = builder.build(a, b)?;
+        if !joint.collide {
+            let key = body_pair(a, b);
+            *self.no_collide.entry(key).or_insert(0) += 1;
+            // End a contact they already have.
+            let (proxies, colliders) = (&self.proxy_colliders, &self.colliders);
+            self.narrow_phase.retain(|pair| {
+                let body_of = |p: ProxyId| colliders.at(proxies[p.0 as usize]).body;
+                body_pair(body_of(pair.a), body_of(pair.b)) != key
+            });
+        }
+        let (index, generation) = self.joints.insert(joint);
+        Ok(JointHandle { index, generation })
+    }
+
+    /// Removes a joint.
+    pub fn remove_joint(&mut self, handle: JointHandle) -> Result<Joint, Error> {
+        let joint = self
+            .joints
+            .remove(handle.index, handle.generation)
+            .ok_or(Error::StaleHandle)?;
+        if !joint.collide {
+            let key = body_pair(joint.body_a, joint.body_b);
+            if let Some(count) = self.no_collide.get_mut(&key) {
+                *count -= 1;
+                if *count == 0 {
+                    self.no_collide.remove(&key);
+                }
+            }
+        }
+        Ok(joint)
+    }
+
+    /// The joint, if the handle is live.
+    pub fn joint(&self, handle: JointHandle) -> Option<&Joint> {
+        self.joints.get(handle.index, handle.generation)
+    }
+
+    /// Every joint with its handle, in a fixed order.
+    pub fn joints(&self) -> impl Iterator<Item = (JointHandle, &Joint)> {
+        self.joints.iter().map(|(index, joint)| {
+            (
+                JointHandle {
+                    index,
+                    generation: self.joints.generation(index),
+                },
+                joint,
+            )
+        })
+    }
+
+    /// Removes a body, its colliders, its joints and their contacts.
     pub fn remove_body(&mut self, handle: BodyHandle) -> Result<RigidBody, Error> {
+        self.body(handle).ok_or(Error::StaleHandle)?;
+        let attached: Vec<JointHandle> = self
+            .joints()
+            .filter(|(_, j)| j.body_a == handle || j.body_b == handle)
+            .map(|(h, _)| h)
+            .collect();
+        for joint in attached {
+            self.remove_joint(joint)?;
+        }
         let body = self
             .bodies
             .remove(handle.index, handle.generation)
@@ -392,6 +477,7 @@ impl World {
         let collide_ms = collide.elapsed().as_secs_f64() * 1e3;
         let solve = Instant::now();
         self.build_contacts();
+        self.build_joints(dt);
         self.solver
             .solve(&mut self.solver_bodies, &self.settings, dt);
         self.store_impulses();
@@ -419,21 +505,31 @@ impl World {
         }
         self.pair_events.clear();
         self.broad_phase.update(&mut self.pair_events);
-        // Keep pairs that can touch: not two colliders of one body, not two unmoved bodies.
         self.kept_events.clear();
         for event in &self.pair_events {
             if let PairEvent::Began(pair) = event {
-                let body_of =
-                    |p: ProxyId| self.colliders.at(self.proxy_colliders[p.0 as usize]).body;
-                let (a, b) = (body_of(pair.a), body_of(pair.b));
-                let dynamic = |h: BodyHandle| self.bodies.at(h.index).kind == BodyKind::Dynamic;
-                if a == b || !(dynamic(a) || dynamic(b)) {
+                if !self.can_touch(pair.a, pair.b) {
                     continue;
                 }
             }
             self.kept_events.push(*event);
         }
         self.narrow_phase.apply(&self.kept_events);
+    }
+
+    /// Whether two colliders' pair deserves a manifold: not two colliders of one body, not two
+    /// bodies that cannot move, not two bodies a joint keeps apart, and their groups meet.
+    fn can_touch(&self, p: ProxyId, q: ProxyId) -> bool {
+        let (cp, cq) = (
+            self.colliders.at(self.proxy_colliders[p.0 as usize]),
+            self.colliders.at(self.proxy_colliders[q.0 as usize]),
+        );
+        let (a, b) = (cp.body, cq.body);
+        let dynamic = |h: BodyHandle| self.bodies.at(h.index).kind == BodyKind::Dynamic;
+        a != b
+            && (dynamic(a) || dynamic(b))
+            && cp.groups.meet(&cq.groups)
+            && !self.no_collide.contains_key(&body_pair(a, b))
     }
 
     fn update_narrow_phase(&mut self, dt: Real) {
@@ -493,8 +589,60 @@ impl World {
         }
     }
 
+    /// Turns every joint into the solver's rows, anchored at the bodies' current poses.
+    fn build_joints(&mut self, dt: Real) {
+        let h = dt / self.settings.substeps.max(1) as Real;
+        self.solver.joints.clear();
+        for (index, joint) in self.joints.iter() {
+            let (ba, bb) = (
+                self.bodies.at(joint.body_a.index),
+                self.bodies.at(joint.body_b.index),
+            );
+            let solver_index = |b: &RigidBody| {
+                if b.kind == BodyKind::Static {
+                    STATIC
+                } else {
+                    b.solver_index
+                }
+            };
+            let (pa, pb) = (
+                ba.pose * joint.local_anchor_a,
+                bb.pose * joint.local_anchor_b,
+            );
+            let frame = JointFrame {
+                body_a: solver_index(ba),
+                body_b: solver_index(bb),
+                anchor_a: pa - ba.center_of_mass(),
+                anchor_b: pb - bb.center_of_mass(),
+                separation: pb - pa,
+            };
+            let (a, b) = (self.motion(frame.body_a), self.motion(frame.body_b));
+            let rows = match &joint.kind {
+                JointKind::Ball { spring } => {
+                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, h, joint.impulses))
+                }
+                JointKind::Distance(d) => {
+                    Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, joint.impulses))
+                }
+            };
+            self.solver.joints.push(JointConstraint {
+                frame,
+                kind: rows,
+                user_index: index,
+            });
+        }
+    }
+
+    /// A solver body's mass and velocity as rows see them (static: none).
+    fn motion(&self, index: u32) -> Motion {
+        Motion::load(&self.solver_bodies, index)
+    }
+
     /// Hands each point's accumulated impulses back to the pair cache for the next warm start.
     fn store_impulses(&mut self) {
+        for j in &self.solver.joints {
+            self.joints.at_mut(j.user_index).impulses = j.impulses();
+        }
         let pairs = self.narrow_phase.contacts_mut();
         for c in &self.solver.contacts {
             let manifold = &mut pairs[c.user_index as usize].manifold;
@@ -518,6 +666,11 @@ impl World {
             solve_ms,
         }
     }
+}
+
+/// Two bodies as an unordered key.
+fn body_pair(a: BodyHandle, b: BodyHandle) -> (u32, u32) {
+    (a.index.min(b.index), a.index.max(b.index))
 }
 
 /// How far (m) any point of `collider` can travel in `dt`: its box grows by this much in the

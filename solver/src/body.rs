@@ -34,8 +34,9 @@ pub struct SolverBody {
     /// How far the centre of mass has moved since the step began (contacts read it to update
     /// their separation between substeps).
     pub delta_position: Vector,
-    /// Rotation vector accumulated since the step began (small-angle, for the same purpose).
-    pub delta_rotation: Vector,
+    /// Rotation since the step began (for the same purpose): anchors turn by it exactly, so a
+    /// fast-spinning body's anchors do not stretch as a small-angle update would make them.
+    pub delta_rotation: Quaternion,
     /// Constant linear acceleration for the step: gravity times scale plus force / mass.
     pub linear_acceleration: Vector,
     /// Angular acceleration from the applied torque (world).
@@ -92,13 +93,13 @@ impl SolverBody {
         let dx = self.linear_velocity * h;
         self.position += dx;
         self.delta_position += dx;
-        let dr = self.angular_velocity * h;
-        self.delta_rotation += dr;
         let spin = nalgebra::Quaternion::from_parts(0.0, self.angular_velocity * (0.5 * h));
         let q = self.rotation.into_inner() + spin * self.rotation.into_inner();
         self.rotation = Quaternion::new_normalize(q);
         let p = self.principal_frame.into_inner() + spin * self.principal_frame.into_inner();
         self.principal_frame = Quaternion::new_normalize(p);
+        let d = self.delta_rotation.into_inner() + spin * self.delta_rotation.into_inner();
+        self.delta_rotation = Quaternion::new_normalize(d);
     }
 }
 
@@ -116,7 +117,7 @@ pub struct Motion {
     /// Motion since the step began, for separation updates.
     pub delta_position: Vector,
     /// Rotation since the step began.
-    pub delta_rotation: Vector,
+    pub delta_rotation: Quaternion,
 }
 
 impl Motion {
@@ -127,8 +128,15 @@ impl Motion {
         inv_mass: 0.0,
         inv_inertia: Matrix::new(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
         delta_position: Vector::new(0.0, 0.0, 0.0),
-        delta_rotation: Vector::new(0.0, 0.0, 0.0),
+        delta_rotation: Quaternion::new_unchecked(nalgebra::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
     };
+
+    /// Where an anchor `r` (from the centre of mass, at the start of the step) is now, relative
+    /// to where it was: the body's displacement plus the anchor's turn.
+    #[inline]
+    pub fn anchor_motion(&self, r: &Vector) -> Vector {
+        self.delta_position + (self.delta_rotation * r - r)
+    }
 
     /// The motion of body `index` (or a static one).
     #[inline]

@@ -176,8 +176,7 @@ impl ContactConstraint {
         let push = Softness::rigid(settings.baumgarte, h);
         for p in &mut self.points {
             // Separation now: at the step's start plus the relative motion of the anchors.
-            let moved = (b.delta_position + b.delta_rotation.cross(&p.anchor_b))
-                - (a.delta_position + a.delta_rotation.cross(&p.anchor_a));
+            let moved = b.anchor_motion(&p.anchor_b) - a.anchor_motion(&p.anchor_a);
             let separation = p.separation + moved.dot(&self.normal);
             let bias = if separation > 0.0 {
                 separation / h

@@ -8,6 +8,7 @@
 
 pub mod body;
 pub mod contact;
+pub mod joint;
 pub mod pgs;
 pub mod row;
 pub mod softness;

@@ -11,6 +11,7 @@
 
 use crate::body::SolverBody;
 use crate::contact::{ContactConstraint, ContactSettings};
+use crate::joint::{JointConstraint, JointSettings};
 use crate::Real;
 
 /// How the solver iterates; the engine's `World` holds one.
@@ -24,6 +25,11 @@ pub struct SolverSettings {
     pub relax_iterations: u32,
     /// Baumgarte factor for contact overlap (0..1).
     pub baumgarte: Real,
+    /// Frequency (Hz) of rigid joints' position correction (capped at a quarter of the substep
+    /// rate).
+    pub joint_hertz: Real,
+    /// Damping ratio of rigid joints' position correction.
+    pub joint_damping_ratio: Real,
     /// Overlap tolerated without correction (m).
     pub slop: Real,
     /// Largest push-out speed (m/s).
@@ -41,6 +47,8 @@ impl Default for SolverSettings {
             iterations: 1,
             relax_iterations: 2,
             baumgarte: 0.2,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 5.0,
             slop: 0.005,
             max_push_out_speed: 3.0,
             restitution_threshold: 1.0,
@@ -54,6 +62,8 @@ impl Default for SolverSettings {
 pub struct Solver {
     /// The step's contacts; the engine fills it, the solver works on it.
     pub contacts: Vec<ContactConstraint>,
+    /// The step's joints, solved before the contacts in every pass.
+    pub joints: Vec<JointConstraint>,
 }
 
 impl Solver {
@@ -67,7 +77,12 @@ impl Solver {
             max_push_out_speed: settings.max_push_out_speed,
             restitution_threshold: settings.restitution_threshold,
         };
+        let joint_settings =
+            JointSettings::new(settings.joint_hertz, settings.joint_damping_ratio, h);
         if !settings.warm_starting {
+            for j in &mut self.joints {
+                j.reset_impulses();
+            }
             for c in &mut self.contacts {
                 for p in &mut c.points {
                     p.normal.impulse = 0.0;
@@ -80,10 +95,16 @@ impl Solver {
             for body in bodies.iter_mut() {
                 body.integrate_velocity(h);
             }
+            for j in &self.joints {
+                j.warm_start(bodies);
+            }
             for c in &self.contacts {
                 c.warm_start(bodies);
             }
             for _ in 0..settings.iterations.max(1) {
+                for j in &mut self.joints {
+                    j.solve(bodies, &joint_settings, h, true);
+                }
                 for c in &mut self.contacts {
                     c.solve(bodies, &contact_settings, h, true);
                 }
@@ -92,6 +113,9 @@ impl Solver {
                 body.integrate_position(h);
             }
             for _ in 0..settings.relax_iterations {
+                for j in &mut self.joints {
+                    j.solve(bodies, &joint_settings, h, false);
+                }
                 for c in &mut self.contacts {
                     c.solve(bodies, &contact_settings, h, false);
                 }

@@ -89,7 +89,8 @@ impl Row {
         let jv = self.velocity(a, b);
         let delta = -self.effective_mass * softness.mass_scale * (jv - target + bias)
             - softness.impulse_scale * self.impulse;
-        let total = (self.impulse + delta).clamp(lower, upper);
+        // max then min, not clamp: a NaN bound must not panic inside a step.
+        let total = (self.impulse + delta).max(lower).min(upper);
         let applied = total - self.impulse;
         self.impulse = total;
         self.apply(a, b, applied);

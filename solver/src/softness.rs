@@ -138,7 +138,10 @@ impl std::fmt::Display for SpringError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SpringError::NonFinite => write!(f, "spring parameters must be finite"),
-            SpringError::Negative => write!(f, "spring parameters must not be negative (a halflife must be positive)"),
+            SpringError::Negative => write!(
+                f,
+                "spring parameters must not be negative (a halflife must be positive)"
+            ),
         }
     }
 }
@@ -149,8 +152,12 @@ impl Spring {
     /// Checks the parameters: finite, not negative, a positive halflife.
     pub fn check(&self) -> Result<(), SpringError> {
         let (a, b) = match *self {
-            Spring::Frequency { hertz, damping_ratio } => (hertz, damping_ratio),
-            Spring::Stiffness { stiffness, damping } | Spring::Acceleration { stiffness, damping } => (stiffness, damping),
+            Spring::Frequency {
+                hertz,
+                damping_ratio,
+            } => (hertz, damping_ratio),
+            Spring::Stiffness { stiffness, damping }
+            | Spring::Acceleration { stiffness, damping } => (stiffness, damping),
             Spring::Halflife { halflife } => (halflife, 1.0),
         };
         if !(a.is_finite() && b.is_finite()) {
@@ -166,7 +173,9 @@ impl Spring {
     pub fn angular_frequency(&self, effective_mass: Real) -> Real {
         match *self {
             Spring::Frequency { hertz, .. } => 2.0 * std::f32::consts::PI * hertz,
-            Spring::Stiffness { stiffness, .. } => (stiffness / effective_mass.max(Real::MIN_POSITIVE)).sqrt(),
+            Spring::Stiffness { stiffness, .. } => {
+                (stiffness / effective_mass.max(Real::MIN_POSITIVE)).sqrt()
+            }
             Spring::Acceleration { stiffness, .. } => stiffness.sqrt(),
             Spring::Halflife { halflife } => CRITICAL_HALF / halflife,
         }
@@ -222,7 +231,14 @@ impl Softness {
                 if hertz <= 0.0 && zeta > 0.0 {
                     // A pure damper: no position term.
                     let c = 2.0 * zeta * effective_mass;
-                    return Softness::from_spring(&Spring::Stiffness { stiffness: 0.0, damping: c }, effective_mass, dt);
+                    return Softness::from_spring(
+                        &Spring::Stiffness {
+                            stiffness: 0.0,
+                            damping: c,
+                        },
+                        effective_mass,
+                        dt,
+                    );
                 }
                 Softness::spring(hertz, zeta, dt)
             }
@@ -240,8 +256,22 @@ mod tests {
         let (m, hertz, zeta, dt) = (0.5_f32, 22.5_f32, 0.5_f32, 1.0 / 60.0);
         let omega = 2.0 * std::f32::consts::PI * hertz;
         let a = Softness::spring(hertz, zeta, dt);
-        let b = Softness::from_spring(&Spring::Stiffness { stiffness: m * omega * omega, damping: 2.0 * m * zeta * omega }, m, dt);
-        let c = Softness::from_spring(&Spring::Acceleration { stiffness: omega * omega, damping: 2.0 * zeta * omega }, 7.0, dt);
+        let b = Softness::from_spring(
+            &Spring::Stiffness {
+                stiffness: m * omega * omega,
+                damping: 2.0 * m * zeta * omega,
+            },
+            m,
+            dt,
+        );
+        let c = Softness::from_spring(
+            &Spring::Acceleration {
+                stiffness: omega * omega,
+                damping: 2.0 * zeta * omega,
+            },
+            7.0,
+            dt,
+        );
         for s in [b, c] {
             assert!((a.bias_rate - s.bias_rate).abs() < 1e-3 * a.bias_rate);
             assert!((a.mass_scale - s.mass_scale).abs() < 1e-5);
@@ -253,12 +283,23 @@ mod tests {
     #[test]
     fn stiffness_form_rests_at_hookes_law() {
         let (m, k, c, h) = (0.5_f32, 10_000.0_f32, 70.0_f32, 1.0 / 240.0);
-        let s = Softness::from_spring(&Spring::Stiffness { stiffness: k, damping: c }, m, h);
+        let s = Softness::from_spring(
+            &Spring::Stiffness {
+                stiffness: k,
+                damping: c,
+            },
+            m,
+            h,
+        );
         // Steady state: J v = 0 and the accumulated impulse no longer changes:
         // 0 = -m ms (bias_rate C) - is lambda  =>  lambda = -m ms bias_rate C / is.
         let cx = 0.01;
         let lambda = -m * s.mass_scale * s.bias_rate * cx / s.impulse_scale;
-        assert!((lambda - (-h * k * cx)).abs() < 1e-4 * (h * k * cx), "{lambda} vs {}", -h * k * cx);
+        assert!(
+            (lambda - (-h * k * cx)).abs() < 1e-4 * (h * k * cx),
+            "{lambda} vs {}",
+            -h * k * cx
+        );
     }
 
     #[test]

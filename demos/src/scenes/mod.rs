@@ -1,9 +1,10 @@
 //! The standard scenes and their checks.
 
+mod joints;
 mod pyramid;
 
 use sprung::math::{Isometry, Real, Vector};
-use sprung::{BodyHandle, ColliderBuilder, RigidBodyBuilder, World};
+use sprung::{BodyHandle, ColliderBuilder, JointKind, RigidBodyBuilder, World};
 
 /// A scene of the catalogue: how to build it and how long to run it.
 #[derive(Clone, Copy)]
@@ -40,6 +41,22 @@ pub enum Check {
         max_sink: Real,
         /// Lowest allowed centre (m).
         min_y: Real,
+    },
+    /// Jointed bodies: the largest distance between the two anchors of any joint.
+    Joints {
+        /// Largest allowed anchor separation (m).
+        max_error: Real,
+    },
+    /// The spring net: finite, stretched as physics says, hanging where physics says, at rest.
+    SpringNet {
+        /// Rest length of the net's springs (m).
+        rest_length: Real,
+        /// Expected largest length / rest length, and tolerance.
+        stretch: (Real, Real),
+        /// Expected lowest centre (m), and tolerance.
+        min_y: (Real, Real),
+        /// Largest allowed speed (m/s).
+        max_speed: Real,
     },
 }
 
@@ -96,7 +113,91 @@ impl Scene {
                     },
                 ]
             }
+            Check::Joints { max_error } => {
+                let error = self.joint_lengths(|_| true).fold(0.0_f64, f64::max);
+                vec![Figure {
+                    name: "max_joint_error",
+                    value: error,
+                    ok: error < max_error as f64,
+                }]
+            }
+            Check::SpringNet {
+                rest_length,
+                stretch,
+                min_y,
+                max_speed,
+            } => {
+                let bodies = || {
+                    self.tracked
+                        .iter()
+                        .map(|(h, _)| self.world.body(*h).expect("tracked bodies live"))
+                };
+                let finite = bodies().all(|b| {
+                    b.translation()
+                        .iter()
+                        .chain(b.linear_velocity().iter())
+                        .all(|x| x.is_finite())
+                });
+                let is_net_spring = move |kind: &JointKind| matches!(kind, JointKind::Distance(d) if d.rest_length == rest_length);
+                let max_stretch = self
+                    .joint_lengths(is_net_spring)
+                    .map(|l| l / rest_length as f64)
+                    .fold(0.0, f64::max);
+                let lowest = bodies()
+                    .map(|b| b.translation().y as f64)
+                    .fold(f64::INFINITY, f64::min);
+                let fastest = bodies()
+                    .map(|b| b.linear_velocity().norm() as f64)
+                    .fold(0.0, f64::max);
+                let near = |value: f64, (expected, tolerance): (Real, Real)| {
+                    (value - expected as f64).abs() <= tolerance as f64
+                };
+                vec![
+                    Figure {
+                        name: "finite",
+                        value: if finite { 1.0 } else { 0.0 },
+                        ok: finite,
+                    },
+                    Figure {
+                        name: "max_stretch",
+                        value: max_stretch,
+                        ok: near(max_stretch, stretch),
+                    },
+                    Figure {
+                        name: "min_y",
+                        value: lowest,
+                        ok: near(lowest, min_y),
+                    },
+                    Figure {
+                        name: "max_speed",
+                        value: fastest,
+                        ok: fastest < max_speed as f64,
+                    },
+                ]
+            }
         }
+    }
+
+    /// The distance between the two world anchors of every joint whose kind `keep` accepts.
+    fn joint_lengths<'s>(
+        &'s self,
+        keep: impl Fn(&JointKind) -> bool + 's,
+    ) -> impl Iterator<Item = f64> + 's {
+        self.world
+            .joints()
+            .filter(move |(_, j)| keep(j.kind()))
+            .map(|(_, j)| {
+                let (a, b) = j.bodies();
+                let (la, lb) = j.local_anchors();
+                let pa = self.world.body(a).expect("joined bodies live").pose() * la;
+                let pb = self.world.body(b).expect("joined bodies live").pose() * lb;
+                let d = (pb - pa).norm() as f64;
+                if d.is_finite() {
+                    d
+                } else {
+                    f64::INFINITY
+                }
+            })
     }
 }
 
@@ -114,6 +215,18 @@ pub fn catalogue() -> &'static [SceneSpec] {
             steps: 600,
             dt: 1.0 / 60.0,
             build: pyramid::pyramid3d,
+        },
+        SceneSpec {
+            name: "joint_grid",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: joints::joint_grid,
+        },
+        SceneSpec {
+            name: "spring_net",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: joints::spring_net,
         },
     ]
 }

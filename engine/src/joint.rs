@@ -1,0 +1,186 @@
+//! Joints between bodies, and their builder.
+
+use parry3d::math::{Point, Real};
+use sprung_solver::joint::DistanceSettings;
+use sprung_solver::softness::Spring;
+
+use crate::error::{finite, Error};
+use crate::handle::BodyHandle;
+
+/// A joint of a [`crate::World`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JointHandle {
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
+
+/// What a joint holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointKind {
+    /// The anchors coincide; rotation is free. Rigid, or a zero-length spring on three axes.
+    Ball {
+        /// A spring instead of a rigid point constraint.
+        spring: Option<Spring>,
+    },
+    /// The anchors' distance: a rod, a spring, limits, or a rope.
+    Distance(DistanceSettings),
+}
+
+/// A joint: two bodies, an anchor on each (in the body's frame), and what it holds.
+#[derive(Clone, Debug)]
+pub struct Joint {
+    pub(crate) kind: JointKind,
+    pub(crate) body_a: BodyHandle,
+    pub(crate) body_b: BodyHandle,
+    pub(crate) local_anchor_a: Point<Real>,
+    pub(crate) local_anchor_b: Point<Real>,
+    pub(crate) collide: bool,
+    pub(crate) impulses: [Real; 3],
+}
+
+impl Joint {
+    /// The joined bodies.
+    pub fn bodies(&self) -> (BodyHandle, BodyHandle) {
+        (self.body_a, self.body_b)
+    }
+    /// The anchors, each in its body's frame.
+    pub fn local_anchors(&self) -> (Point<Real>, Point<Real>) {
+        (self.local_anchor_a, self.local_anchor_b)
+    }
+    /// What it holds.
+    pub fn kind(&self) -> &JointKind {
+        &self.kind
+    }
+    /// Last step's accumulated impulses of its rows (N s, per substep).
+    pub fn impulses(&self) -> [Real; 3] {
+        self.impulses
+    }
+}
+
+/// Builds a joint; [`crate::World::add_joint`] checks it. Jointed bodies do not collide with
+/// each other unless asked to.
+///
+/// ```
+/// use sprung::{JointBuilder, RigidBodyBuilder, World};
+/// use sprung::solver::softness::Spring;
+/// use parry3d::math::{Point, Vector};
+///
+/// let mut world = World::default();
+/// let anchor = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+/// let bob = world.add_body(RigidBodyBuilder::dynamic().translation(Vector::new(1.0, 0.0, 0.0))).unwrap();
+/// // A pendulum: the bob's centre hangs one metre from the anchor's origin.
+/// world.add_joint(JointBuilder::ball(Point::origin(), Point::new(-1.0, 0.0, 0.0)), anchor, bob).unwrap();
+/// // A spring of 2 Hz, lightly damped, with a rest length of 1 m.
+/// let spring = Spring::Frequency { hertz: 2.0, damping_ratio: 0.1 };
+/// world.add_joint(JointBuilder::distance(Point::origin(), Point::origin(), 1.0).spring(spring), anchor, bob).unwrap();
+/// ```
+#[derive(Clone, Debug)]
+pub struct JointBuilder {
+    kind: JointKind,
+    local_anchor_a: Point<Real>,
+    local_anchor_b: Point<Real>,
+    collide: bool,
+}
+
+impl JointBuilder {
+    /// A ball joint between `anchor_a` (on A) and `anchor_b` (on B), each in its body's frame.
+    pub fn ball(anchor_a: Point<Real>, anchor_b: Point<Real>) -> Self {
+        JointBuilder {
+            kind: JointKind::Ball { spring: None },
+            local_anchor_a: anchor_a,
+            local_anchor_b: anchor_b,
+            collide: false,
+        }
+    }
+
+    /// A rigid distance of `rest_length` (m) between the anchors.
+    pub fn distance(anchor_a: Point<Real>, anchor_b: Point<Real>, rest_length: Real) -> Self {
+        let settings = DistanceSettings {
+            rest_length,
+            min_length: 0.0,
+            max_length: Real::INFINITY,
+            spring: None,
+            holds_rest_length: true,
+        };
+        JointBuilder {
+            kind: JointKind::Distance(settings),
+            local_anchor_a: anchor_a,
+            local_anchor_b: anchor_b,
+            collide: false,
+        }
+    }
+
+    /// A rope: the anchors at most `max_length` (m) apart, free when slack.
+    pub fn rope(anchor_a: Point<Real>, anchor_b: Point<Real>, max_length: Real) -> Self {
+        Self::distance(anchor_a, anchor_b, max_length)
+            .limits(0.0, max_length)
+            .free()
+    }
+
+    /// Makes the joint soft: a spring instead of a rigid constraint (ball: on all three axes;
+    /// distance: towards the rest length).
+    pub fn spring(mut self, spring: Spring) -> Self {
+        match &mut self.kind {
+            JointKind::Ball { spring: s } => *s = Some(spring),
+            JointKind::Distance(d) => {
+                d.spring = Some(spring);
+                d.holds_rest_length = true;
+            }
+        }
+        self
+    }
+
+    /// Distance limits (m): the length stays within `[min, max]` (rigid), whatever the spring.
+    pub fn limits(mut self, min: Real, max: Real) -> Self {
+        if let JointKind::Distance(d) = &mut self.kind {
+            d.min_length = min;
+            d.max_length = max;
+        }
+        self
+    }
+
+    /// A distance joint that holds no rest length: only its limits act.
+    pub fn free(mut self) -> Self {
+        if let JointKind::Distance(d) = &mut self.kind {
+            d.holds_rest_length = false;
+            d.spring = None;
+        }
+        self
+    }
+
+    /// Whether the two bodies still collide with each other (default: no).
+    pub fn collide(mut self, collide: bool) -> Self {
+        self.collide = collide;
+        self
+    }
+
+    pub(crate) fn build(self, body_a: BodyHandle, body_b: BodyHandle) -> Result<Joint, Error> {
+        finite("joint anchor", self.local_anchor_a.coords.as_slice())?;
+        finite("joint anchor", self.local_anchor_b.coords.as_slice())?;
+        let spring = match &self.kind {
+            JointKind::Ball { spring } => *spring,
+            JointKind::Distance(d) => {
+                finite("joint length", &[d.rest_length, d.min_length])?;
+                if d.max_length.is_nan() {
+                    return Err(Error::NonFinite("joint length"));
+                }
+                if d.rest_length < 0.0 || d.min_length < 0.0 || d.max_length < d.min_length {
+                    return Err(Error::Negative("joint length"));
+                }
+                d.spring
+            }
+        };
+        if let Some(s) = spring {
+            s.check().map_err(Error::Spring)?;
+        }
+        Ok(Joint {
+            kind: self.kind,
+            body_a,
+            body_b,
+            local_anchor_a: self.local_anchor_a,
+            local_anchor_b: self.local_anchor_b,
+            collide: self.collide,
+            impulses: [0.0; 3],
+        })
+    }
+}
