@@ -618,9 +618,14 @@ impl World {
             };
             let (a, b) = (self.motion(frame.body_a), self.motion(frame.body_b));
             let rows = match &joint.kind {
-                JointKind::Ball { spring } => {
-                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, h, joint.impulses))
-                }
+                JointKind::Ball { spring } => Rows::Ball(BallJoint::new(
+                    &frame,
+                    &a,
+                    &b,
+                    *spring,
+                    h,
+                    joint.impulses.into(),
+                )),
                 JointKind::Distance(d) => {
                     Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, joint.impulses))
                 }

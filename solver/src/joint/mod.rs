@@ -173,13 +173,13 @@ impl JointConstraint {
         rows.iter_mut().for_each(|r| r.impulse = 0.0);
     }
 
-    /// The accumulated impulses of the rows (N s), in row order.
+    /// The accumulated impulses to carry to the next step (N s): a ball joint's as a world
+    /// vector, a distance joint's per row (rest length, lower, upper).
     pub fn impulses(&self) -> [Real; 3] {
-        let mut out = [0.0; 3];
-        for (o, r) in out.iter_mut().zip(self.rows()) {
-            *o = r.impulse;
+        match &self.kind {
+            JointKind::Ball(j) => j.impulse().into(),
+            JointKind::Distance(j) => j.rows.map(|r| r.impulse),
         }
-        out
     }
 }
 
