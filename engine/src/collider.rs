@@ -5,6 +5,8 @@ use parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::broad_phase::ProxyId;
 use sprung_collision::shape::{Shape, ShapeError};
 
+use sprung_solver::softness::Spring;
+
 use crate::error::{finite, Error};
 use crate::handle::BodyHandle;
 
@@ -20,6 +22,7 @@ pub struct Collider {
     pub(crate) body: BodyHandle,
     pub(crate) proxy: ProxyId,
     pub(crate) groups: CollisionGroups,
+    pub(crate) contact_spring: Option<Spring>,
 }
 
 /// Which colliders meet: two colliders can touch only if each one's `memberships` share a bit
@@ -77,6 +80,10 @@ impl Collider {
     pub fn density(&self) -> Real {
         self.density
     }
+    /// The spring of its soft contacts, if its material is soft.
+    pub fn contact_spring(&self) -> Option<Spring> {
+        self.contact_spring
+    }
     /// Its collision groups.
     pub fn collision_groups(&self) -> CollisionGroups {
         self.groups
@@ -107,6 +114,7 @@ pub struct ColliderBuilder {
     friction: Real,
     restitution: Real,
     groups: CollisionGroups,
+    contact_spring: Option<Spring>,
 }
 
 impl ColliderBuilder {
@@ -122,6 +130,7 @@ impl ColliderBuilder {
             friction: 0.5,
             restitution: 0.0,
             groups: CollisionGroups::default(),
+            contact_spring: None,
         }
     }
     /// A box of half-extents (m).
@@ -158,6 +167,13 @@ impl ColliderBuilder {
     /// Friction coefficient (>= 0); pairs mix by the geometric mean.
     pub fn friction(mut self, friction: Real) -> Self {
         self.friction = friction;
+        self
+    }
+    /// A soft (penalty) material: its contacts push back as `spring` per contact point instead
+    /// of as rigid rows. A trampoline is low stiffness and low damping, quicksand low stiffness
+    /// and high damping; at rest a body of mass m on one point sinks m g / k.
+    pub fn soft_contact(mut self, spring: Spring) -> Self {
+        self.contact_spring = Some(spring);
         self
     }
     /// Collision groups: this collider belongs to `memberships` and touches only colliders
@@ -198,6 +214,9 @@ impl ColliderBuilder {
         if self.restitution < 0.0 {
             return Err(Error::Negative("restitution"));
         }
+        if let Some(spring) = &self.contact_spring {
+            spring.check().map_err(Error::Spring)?;
+        }
         Ok(Collider {
             shape,
             local_pose: self.local_pose,
@@ -208,6 +227,7 @@ impl ColliderBuilder {
             body,
             proxy: ProxyId(u32::MAX),
             groups: self.groups,
+            contact_spring: self.contact_spring,
         })
     }
 }

@@ -11,7 +11,7 @@ use sprung_collision::narrow_phase::{NarrowPhase, ProxyShapes};
 use sprung_collision::shape::Shape;
 use sprung_solver::body::Motion;
 use sprung_solver::body::{SolverBody, STATIC};
-use sprung_solver::contact::{ContactConstraint, ContactPointInput};
+use sprung_solver::contact::{ContactConstraint, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
     BallJoint, DistanceJoint, JointConstraint, JointFrame, JointKind as Rows,
 };
@@ -476,7 +476,7 @@ impl World {
         self.update_narrow_phase(dt);
         let collide_ms = collide.elapsed().as_secs_f64() * 1e3;
         let solve = Instant::now();
-        self.build_contacts();
+        self.build_contacts(dt);
         self.build_joints(dt);
         self.solver
             .solve(&mut self.solver_bodies, &self.settings, dt);
@@ -543,7 +543,8 @@ impl World {
     }
 
     /// Turns every manifold with points into a contact constraint of the solver.
-    fn build_contacts(&mut self) {
+    fn build_contacts(&mut self, dt: Real) {
+        let h = dt / self.settings.substeps.max(1) as Real;
         self.solver.contacts.clear();
         for (index, pair) in self.narrow_phase.contacts().iter().enumerate() {
             if pair.manifold.points.is_empty() {
@@ -581,9 +582,9 @@ impl World {
                 index_of(ba),
                 index_of(bb),
                 pair.manifold.normal,
-                (ca.friction * cb.friction).sqrt(),
-                ca.restitution.max(cb.restitution),
+                &mix(ca, cb),
                 &points,
+                h,
                 index as u32,
             ));
         }
@@ -671,6 +672,31 @@ impl World {
             solve_ms,
         }
     }
+}
+
+/// The material of two colliders' contact: friction by the geometric mean, restitution the
+/// larger (as Box2D), and of two soft materials the softer one (the smaller stiffness, or
+/// frequency), since the soft one gives way first.
+fn mix(a: &Collider, b: &Collider) -> ContactMaterial {
+    let spring = match (a.contact_spring, b.contact_spring) {
+        (Some(x), Some(y)) => Some(if softness_key(&x) <= softness_key(&y) {
+            x
+        } else {
+            y
+        }),
+        (x, y) => x.or(y),
+    };
+    ContactMaterial {
+        friction: (a.friction * b.friction).sqrt(),
+        restitution: a.restitution.max(b.restitution),
+        spring,
+    }
+}
+
+/// How stiff a contact spring is, to pick the softer of two (stiffness, or frequency squared).
+fn softness_key(spring: &sprung_solver::softness::Spring) -> Real {
+    let omega = spring.angular_frequency(1.0);
+    omega * omega
 }
 
 /// Two bodies as an unordered key.

@@ -17,12 +17,15 @@
 //! starting finds the same directions again), each within `±μ λ_n`.
 //! Restitution: after the substeps, points that approached faster than a threshold are driven to
 //! separate at `e` times their approach speed.
+//! Soft (penalty) contacts: a material with a spring turns each overlapping point's normal row
+//! into that spring (stiffness and damping, or frequency and damping ratio, per point), solved
+//! implicitly like any soft row; still bounded to push only, and pushing nothing while apart.
 
 use smallvec::SmallVec;
 
 use crate::body::{Motion, SolverBody};
 use crate::row::Row;
-use crate::softness::Softness;
+use crate::softness::{Softness, Spring};
 use crate::{Real, Vector};
 
 /// One contact point as the engine hands it over.
@@ -54,6 +57,20 @@ pub struct ContactPoint {
     pub tangent: [Row; 2],
     /// The largest normal impulse applied in any substep (N s).
     pub max_normal_impulse: Real,
+    /// For a soft contact, the spring's coefficients on this point's normal row.
+    spring: Option<Softness>,
+}
+
+/// What two colliders' materials make of their contact, already mixed by the engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactMaterial {
+    /// Friction coefficient.
+    pub friction: Real,
+    /// Restitution (rigid contacts only: a soft contact bounces by its spring).
+    pub restitution: Real,
+    /// A soft (penalty) contact: overlap is pushed back by this spring, per point, instead of
+    /// the rigid row's Baumgarte push.
+    pub spring: Option<Spring>,
 }
 
 /// The contact between two bodies: up to four points sharing a normal and a material.
@@ -105,11 +122,12 @@ impl ContactConstraint {
         body_a: u32,
         body_b: u32,
         normal: Vector,
-        friction: Real,
-        restitution: Real,
+        material: &ContactMaterial,
         points: &[ContactPointInput],
+        h: Real,
         user_index: u32,
     ) -> ContactConstraint {
+        let (friction, restitution) = (material.friction, material.restitution);
         let a = Motion::load(bodies, body_a);
         let b = Motion::load(bodies, body_b);
         let tangents = tangents(&normal);
@@ -134,6 +152,9 @@ impl ContactConstraint {
                         row(&tangents[1], p.tangent_impulse[1]),
                     ],
                     max_normal_impulse: 0.0,
+                    spring: material
+                        .spring
+                        .map(|s| Softness::from_spring(&s, normal_row.effective_mass, h)),
                 }
             })
             .collect();
@@ -178,6 +199,28 @@ impl ContactConstraint {
             // Separation now: at the step's start plus the relative motion of the anchors.
             let moved = b.anchor_motion(&p.anchor_b) - a.anchor_motion(&p.anchor_a);
             let separation = p.separation + moved.dot(&self.normal);
+            if let Some(soft) = &p.spring {
+                // A soft contact: the overlap is a spring's stretch, in every pass; apart, it
+                // pushes nothing (a rigid speculative stop would catch the body at the surface
+                // and leave the spring nothing to do).
+                if separation <= 0.0 {
+                    p.normal.solve(
+                        &mut a,
+                        &mut b,
+                        0.0,
+                        soft.bias_rate * separation,
+                        soft,
+                        0.0,
+                        Real::INFINITY,
+                    );
+                } else if p.normal.impulse != 0.0 {
+                    let release = -p.normal.impulse;
+                    p.normal.impulse = 0.0;
+                    p.normal.apply(&mut a, &mut b, release);
+                }
+                p.max_normal_impulse = p.max_normal_impulse.max(p.normal.impulse);
+                continue;
+            }
             let bias = if separation > 0.0 {
                 separation / h
             } else if use_bias {
@@ -218,7 +261,7 @@ impl ContactConstraint {
         let mut a = Motion::load(bodies, self.body_a);
         let mut b = Motion::load(bodies, self.body_b);
         for p in &mut self.points {
-            if p.approach_speed > -threshold || p.max_normal_impulse == 0.0 {
+            if p.spring.is_some() || p.approach_speed > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
             let target = -self.restitution * p.approach_speed;
