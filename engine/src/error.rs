@@ -26,6 +26,8 @@ pub enum Error {
     Spring(SpringError),
     /// A joint must join two different bodies.
     SameBody,
+    /// The call does not apply to this kind of joint.
+    WrongJointKind,
 }
 
 impl fmt::Display for Error {
@@ -40,6 +42,7 @@ impl fmt::Display for Error {
             Error::WrongBodyKind => write!(f, "this call does not apply to this kind of body"),
             Error::Spring(e) => write!(f, "invalid spring: {e}"),
             Error::SameBody => write!(f, "a joint must join two different bodies"),
+            Error::WrongJointKind => write!(f, "this call does not apply to this kind of joint"),
         }
     }
 }

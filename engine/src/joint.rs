@@ -1,6 +1,6 @@
 //! Joints between bodies, and their builder.
 
-use parry3d::math::{Point, Real};
+use parry3d::math::{Point, Real, Vector};
 use sprung_solver::joint::DistanceSettings;
 use sprung_solver::softness::Spring;
 
@@ -24,6 +24,38 @@ pub enum JointKind {
     },
     /// The anchors' distance: a rod, a spring, limits, or a rope.
     Distance(DistanceSettings),
+    /// The mouse drag: a spring pulling the body's anchor to a world target (anchor A), which
+    /// may move at `target_velocity`, with at most `max_force` (N).
+    Attachment {
+        /// The spring.
+        spring: Spring,
+        /// Largest force (N).
+        max_force: Real,
+        /// How fast the target moves (m/s): followed without lag.
+        target_velocity: Vector<Real>,
+    },
+    /// An angular spring keeping the body axis `body_axis` (body frame) on the world axis
+    /// `world_axis`; rotation about that axis stays free.
+    Upright {
+        /// Axis in the body's frame.
+        body_axis: Vector<Real>,
+        /// Axis in the world.
+        world_axis: Vector<Real>,
+        /// The spring.
+        spring: Spring,
+    },
+    /// Drives the body's velocity along (linear) or about (angular) a world axis towards a
+    /// speed, with at most `max_force` (N, or N m).
+    Motor {
+        /// World axis.
+        axis: Vector<Real>,
+        /// Angular (about the axis) or linear (along it).
+        angular: bool,
+        /// Target speed (m/s or rad/s).
+        speed: Real,
+        /// Largest force (N) or torque (N m).
+        max_force: Real,
+    },
 }
 
 /// A joint: two bodies, an anchor on each (in the body's frame), and what it holds.
@@ -110,6 +142,78 @@ impl JointBuilder {
         }
     }
 
+    /// The mouse drag, for [`crate::World::add_world_joint`]: a spring pulling `anchor` (in the
+    /// body's frame) towards the world point `target` with at most `max_force` (N).
+    pub fn attachment(
+        anchor: Point<Real>,
+        target: Point<Real>,
+        spring: Spring,
+        max_force: Real,
+    ) -> Self {
+        let kind = JointKind::Attachment {
+            spring,
+            max_force,
+            target_velocity: Vector::zeros(),
+        };
+        JointBuilder {
+            kind,
+            local_anchor_a: target,
+            local_anchor_b: anchor,
+            collide: true,
+        }
+    }
+
+    /// An upright spring, for [`crate::World::add_world_joint`]: keeps `body_axis` (body frame)
+    /// aligned with `world_axis`, leaving rotation about it free (hover racers, wobbly
+    /// characters).
+    pub fn upright(body_axis: Vector<Real>, world_axis: Vector<Real>, spring: Spring) -> Self {
+        let kind = JointKind::Upright {
+            body_axis,
+            world_axis,
+            spring,
+        };
+        JointBuilder {
+            kind,
+            local_anchor_a: Point::origin(),
+            local_anchor_b: Point::origin(),
+            collide: true,
+        }
+    }
+
+    /// A motor, for [`crate::World::add_world_joint`]: drives the angular velocity about the
+    /// world `axis` towards `speed` (rad/s) with at most `max_torque` (N m).
+    pub fn angular_motor(axis: Vector<Real>, speed: Real, max_torque: Real) -> Self {
+        let kind = JointKind::Motor {
+            axis,
+            angular: true,
+            speed,
+            max_force: max_torque,
+        };
+        JointBuilder {
+            kind,
+            local_anchor_a: Point::origin(),
+            local_anchor_b: Point::origin(),
+            collide: true,
+        }
+    }
+
+    /// A motor, for [`crate::World::add_world_joint`]: drives the velocity along the world
+    /// `axis` towards `speed` (m/s) with at most `max_force` (N).
+    pub fn linear_motor(axis: Vector<Real>, speed: Real, max_force: Real) -> Self {
+        let kind = JointKind::Motor {
+            axis,
+            angular: false,
+            speed,
+            max_force,
+        };
+        JointBuilder {
+            kind,
+            local_anchor_a: Point::origin(),
+            local_anchor_b: Point::origin(),
+            collide: true,
+        }
+    }
+
     /// A rope: the anchors at most `max_length` (m) apart, free when slack.
     pub fn rope(anchor_a: Point<Real>, anchor_b: Point<Real>, max_length: Real) -> Self {
         Self::distance(anchor_a, anchor_b, max_length)
@@ -126,6 +230,10 @@ impl JointBuilder {
                 d.spring = Some(spring);
                 d.holds_rest_length = true;
             }
+            JointKind::Attachment { spring: s, .. } | JointKind::Upright { spring: s, .. } => {
+                *s = spring
+            }
+            JointKind::Motor { .. } => {}
         }
         self
     }
@@ -159,6 +267,46 @@ impl JointBuilder {
         finite("joint anchor", self.local_anchor_b.coords.as_slice())?;
         let spring = match &self.kind {
             JointKind::Ball { spring } => *spring,
+            JointKind::Attachment {
+                spring,
+                max_force,
+                target_velocity,
+            } => {
+                finite("attachment", &[*max_force])?;
+                finite("attachment target velocity", target_velocity.as_slice())?;
+                if *max_force < 0.0 {
+                    return Err(Error::Negative("max force"));
+                }
+                Some(*spring)
+            }
+            JointKind::Upright {
+                body_axis,
+                world_axis,
+                spring,
+            } => {
+                finite("upright axis", body_axis.as_slice())?;
+                finite("upright axis", world_axis.as_slice())?;
+                if body_axis.norm() == 0.0 || world_axis.norm() == 0.0 {
+                    return Err(Error::NonPositive("upright axis length"));
+                }
+                Some(*spring)
+            }
+            JointKind::Motor {
+                axis,
+                speed,
+                max_force,
+                ..
+            } => {
+                finite("motor", &[*speed, *max_force])?;
+                finite("motor axis", axis.as_slice())?;
+                if axis.norm() == 0.0 {
+                    return Err(Error::NonPositive("motor axis length"));
+                }
+                if *max_force < 0.0 {
+                    return Err(Error::Negative("max force"));
+                }
+                None
+            }
             JointKind::Distance(d) => {
                 finite("joint length", &[d.rest_length, d.min_length])?;
                 if d.max_length.is_nan() {

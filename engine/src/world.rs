@@ -13,7 +13,8 @@ use sprung_solver::body::Motion;
 use sprung_solver::body::{SolverBody, STATIC};
 use sprung_solver::contact::{ContactConstraint, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
-    BallJoint, DistanceJoint, JointConstraint, JointFrame, JointKind as Rows,
+    BallJoint, DistanceJoint, JointConstraint, JointFrame, JointKind as Rows, MotorJoint,
+    UprightJoint,
 };
 use sprung_solver::pgs::{Solver, SolverSettings};
 
@@ -73,6 +74,9 @@ pub struct World {
     bodies: Arena<RigidBody>,
     colliders: Arena<Collider>,
     joints: Arena<Joint>,
+    /// The static body that world joints (attachments, uprights, motors) hold on to: created
+    /// with the first of them, fixed at the origin, without colliders.
+    world_anchor: Option<BodyHandle>,
     /// Body slot pairs (smaller first) joined by joints that turn their collision off, with how
     /// many such joints join them. Read only when a pair begins.
     no_collide: HashMap<(u32, u32), u32>,
@@ -103,6 +107,7 @@ impl World {
             bodies: Arena::default(),
             colliders: Arena::default(),
             joints: Arena::default(),
+            world_anchor: None,
             no_collide: HashMap::new(),
             broad_phase: BroadPhase::new(BROAD_PHASE_MARGIN),
             narrow_phase: NarrowPhase::new(SPECULATIVE_DISTANCE),
@@ -221,6 +226,51 @@ impl World {
         }
         let (index, generation) = self.joints.insert(joint);
         Ok(JointHandle { index, generation })
+    }
+
+    /// Joins `body` to the world: attachments, upright springs and motors, or any joint whose
+    /// anchor A is then a fixed point of the world.
+    pub fn add_world_joint(
+        &mut self,
+        builder: JointBuilder,
+        body: BodyHandle,
+    ) -> Result<JointHandle, Error> {
+        self.body(body).ok_or(Error::StaleHandle)?;
+        let anchor = match self.world_anchor {
+            Some(anchor) => anchor,
+            None => {
+                let anchor = self.add_body(RigidBodyBuilder::fixed())?;
+                self.world_anchor = Some(anchor);
+                anchor
+            }
+        };
+        self.add_joint(builder, anchor, body)
+    }
+
+    /// Moves an attachment's target to `target` (world, where it is as the next step begins),
+    /// travelling at `velocity` (m/s) through the step: the body follows without lagging.
+    pub fn set_attachment_target(
+        &mut self,
+        handle: JointHandle,
+        target: Point<Real>,
+        velocity: Vector<Real>,
+    ) -> Result<(), Error> {
+        finite("attachment target", target.coords.as_slice())?;
+        finite("attachment target velocity", velocity.as_slice())?;
+        let joint = self
+            .joints
+            .get_mut(handle.index, handle.generation)
+            .ok_or(Error::StaleHandle)?;
+        match &mut joint.kind {
+            JointKind::Attachment {
+                target_velocity, ..
+            } => {
+                *target_velocity = velocity;
+                joint.local_anchor_a = target;
+                Ok(())
+            }
+            _ => Err(Error::WrongJointKind),
+        }
     }
 
     /// Removes a joint.
@@ -618,18 +668,56 @@ impl World {
                 separation: pb - pa,
             };
             let (a, b) = (self.motion(frame.body_a), self.motion(frame.body_b));
+            let impulses = joint.impulses;
             let rows = match &joint.kind {
-                JointKind::Ball { spring } => Rows::Ball(BallJoint::new(
+                JointKind::Ball { spring } => {
+                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, h, impulses.into()))
+                }
+                JointKind::Distance(d) => {
+                    Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, impulses))
+                }
+                JointKind::Attachment {
+                    spring,
+                    max_force,
+                    target_velocity,
+                } => {
+                    let mut rows =
+                        BallJoint::new(&frame, &a, &b, Some(*spring), h, impulses.into());
+                    rows.target_velocity = *target_velocity;
+                    rows.max_impulse = max_force * h;
+                    Rows::Ball(rows)
+                }
+                JointKind::Upright {
+                    body_axis,
+                    world_axis,
+                    spring,
+                } => {
+                    let axis = bb.pose.rotation * body_axis.normalize();
+                    Rows::Upright(UprightJoint::new(
+                        &b,
+                        axis,
+                        *world_axis,
+                        spring,
+                        h,
+                        [impulses[0], impulses[1]],
+                    ))
+                }
+                JointKind::Motor {
+                    axis,
+                    angular,
+                    speed,
+                    max_force,
+                } => Rows::Motor(MotorJoint::new(
                     &frame,
                     &a,
                     &b,
-                    *spring,
+                    *axis,
+                    *angular,
+                    *speed,
+                    *max_force,
                     h,
-                    joint.impulses.into(),
+                    impulses[0],
                 )),
-                JointKind::Distance(d) => {
-                    Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, joint.impulses))
-                }
             };
             self.solver.joints.push(JointConstraint {
                 frame,

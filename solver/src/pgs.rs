@@ -91,7 +91,8 @@ impl Solver {
                 }
             }
         }
-        for _ in 0..substeps {
+        for substep in 0..substeps {
+            let start = substep as Real * h;
             for body in bodies.iter_mut() {
                 body.integrate_velocity(h);
             }
@@ -103,7 +104,7 @@ impl Solver {
             }
             for _ in 0..settings.iterations.max(1) {
                 for j in &mut self.joints {
-                    j.solve(bodies, &joint_settings, h, true);
+                    j.solve(bodies, &joint_settings, h, true, start);
                 }
                 for c in &mut self.contacts {
                     c.solve(bodies, &contact_settings, h, true);
@@ -114,7 +115,7 @@ impl Solver {
             }
             for _ in 0..settings.relax_iterations {
                 for j in &mut self.joints {
-                    j.solve(bodies, &joint_settings, h, false);
+                    j.solve(bodies, &joint_settings, h, false, start + h);
                 }
                 for c in &mut self.contacts {
                     c.solve(bodies, &contact_settings, h, false);

@@ -29,6 +29,10 @@ pub struct BallJoint {
     axes: [Vector; 3],
     /// The spring, if soft; per-row softness follows each row's effective mass.
     softness: Option<[Softness; 3]>,
+    /// Velocity of A's anchor to follow (m/s): an attachment's moving target.
+    pub target_velocity: Vector,
+    /// Largest total impulse per substep (N s): an attachment's force cap times h.
+    pub max_impulse: Real,
 }
 
 /// `[r]x M [r]x^T` for a skew matrix `[r]x` (how an anchor's lever arm turns inverse inertia
@@ -90,6 +94,8 @@ impl BallJoint {
             rows,
             axes,
             softness,
+            target_velocity: Vector::zeros(),
+            max_impulse: Real::INFINITY,
         }
     }
 
@@ -118,15 +124,19 @@ impl BallJoint {
                 Some(soft) => soft[k],
                 None => settings.rigid(use_bias),
             };
+            let target = self.target_velocity.dot(&self.axes[k]);
             row.solve(
                 a,
                 b,
-                0.0,
+                target,
                 soft.bias_rate * c,
                 &soft,
                 Real::NEG_INFINITY,
                 Real::INFINITY,
             );
+        }
+        if self.max_impulse.is_finite() {
+            super::world::cap_impulse(&mut self.rows, &self.axes, self.max_impulse, a, b);
         }
     }
 }

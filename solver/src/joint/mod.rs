@@ -14,9 +14,11 @@
 
 mod ball;
 mod distance;
+mod world;
 
 pub use ball::BallJoint;
 pub use distance::{DistanceJoint, DistanceSettings};
+pub use world::{MotorJoint, UprightJoint};
 
 use crate::body::{Motion, SolverBody};
 use crate::row::Row;
@@ -107,6 +109,10 @@ pub enum JointKind {
     Ball(BallJoint),
     /// The anchors' distance: fixed, a spring, and/or limits (a rope is a maximum only).
     Distance(DistanceJoint),
+    /// A body axis held on a world axis by an angular spring.
+    Upright(UprightJoint),
+    /// A velocity motor with a force cap.
+    Motor(MotorJoint),
 }
 
 /// A joint in the step's solve.
@@ -132,17 +138,24 @@ impl JointConstraint {
         b.store(bodies, self.frame.body_b);
     }
 
-    /// One iteration; `h` is the substep (s).
+    /// One iteration; `h` is the substep (s), `elapsed` the time since the step began at which
+    /// the bodies' positions now stand (s), for targets that move.
+    #[allow(clippy::too_many_arguments)]
     pub fn solve(
         &mut self,
         bodies: &mut [SolverBody],
         settings: &JointSettings,
         h: Real,
         use_bias: bool,
+        elapsed: Real,
     ) {
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
-        let separation = self.frame.current_separation(&a, &b);
+        let mut separation = self.frame.current_separation(&a, &b);
+        if let JointKind::Ball(j) = &self.kind {
+            // A moving target (an attachment's) has travelled on since the step began.
+            separation -= j.target_velocity * elapsed;
+        }
         let anchors = self.frame.current_anchors(&a, &b);
         match &mut self.kind {
             JointKind::Ball(j) => {
@@ -151,6 +164,8 @@ impl JointConstraint {
             JointKind::Distance(j) => {
                 j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
             }
+            JointKind::Upright(j) => j.solve(&mut a, &mut b),
+            JointKind::Motor(j) => j.solve(&mut a, &mut b),
         }
         a.store(bodies, self.frame.body_a);
         b.store(bodies, self.frame.body_b);
@@ -161,6 +176,8 @@ impl JointConstraint {
         match &self.kind {
             JointKind::Ball(j) => &j.rows,
             JointKind::Distance(j) => &j.rows,
+            JointKind::Upright(j) => &j.rows,
+            JointKind::Motor(j) => std::slice::from_ref(&j.row),
         }
     }
 
@@ -169,6 +186,8 @@ impl JointConstraint {
         let rows: &mut [Row] = match &mut self.kind {
             JointKind::Ball(j) => &mut j.rows,
             JointKind::Distance(j) => &mut j.rows,
+            JointKind::Upright(j) => &mut j.rows,
+            JointKind::Motor(j) => std::slice::from_mut(&mut j.row),
         };
         rows.iter_mut().for_each(|r| r.impulse = 0.0);
     }
@@ -179,6 +198,8 @@ impl JointConstraint {
         match &self.kind {
             JointKind::Ball(j) => j.impulse().into(),
             JointKind::Distance(j) => j.rows.map(|r| r.impulse),
+            JointKind::Upright(j) => [j.rows[0].impulse, j.rows[1].impulse, 0.0],
+            JointKind::Motor(j) => [j.row.impulse, 0.0, 0.0],
         }
     }
 }
