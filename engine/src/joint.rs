@@ -1,6 +1,6 @@
 //! Joints between bodies, and their builder.
 
-use parry3d::math::{Point, Real, Vector};
+use parry3d::math::{Point, Real, Rotation, Vector};
 use sprung_solver::joint::DistanceSettings;
 use sprung_solver::softness::Spring;
 
@@ -44,6 +44,26 @@ pub enum JointKind {
         /// The spring.
         spring: Spring,
     },
+    /// A hinge about `axis_a` (A's frame) and `axis_b` (B's frame), with optional angle limits
+    /// (rad) and a motor (target speed rad/s, maximum torque N m).
+    Hinge {
+        /// Axis in A's frame.
+        axis_a: Vector<Real>,
+        /// Axis in B's frame.
+        axis_b: Vector<Real>,
+        /// Angle limits (rad), angle zero being the pose at which the joint was added.
+        limits: Option<(Real, Real)>,
+        /// Target speed (rad/s) and maximum torque (N m).
+        motor: Option<(Real, Real)>,
+        /// Directions across the axis, in A's and B's frames, that coincide at angle zero
+        /// (filled in when the joint is added).
+        references: (Vector<Real>, Vector<Real>),
+    },
+    /// A weld: B keeps the orientation relative to A it had when the joint was added.
+    Fixed {
+        /// `q_a^-1 q_b` when added.
+        relative: Rotation<Real>,
+    },
     /// Drives the body's velocity along (linear) or about (angular) a world axis towards a
     /// speed, with at most `max_force` (N, or N m).
     Motor {
@@ -67,7 +87,7 @@ pub struct Joint {
     pub(crate) local_anchor_a: Point<Real>,
     pub(crate) local_anchor_b: Point<Real>,
     pub(crate) collide: bool,
-    pub(crate) impulses: [Real; 3],
+    pub(crate) impulses: [Real; 8],
 }
 
 impl Joint {
@@ -83,8 +103,9 @@ impl Joint {
     pub fn kind(&self) -> &JointKind {
         &self.kind
     }
-    /// Last step's accumulated impulses of its rows (N s, per substep).
-    pub fn impulses(&self) -> [Real; 3] {
+    /// Last step's accumulated impulses of its rows (N s, per substep): point rows as a world
+    /// vector first, then its other rows.
+    pub fn impulses(&self) -> [Real; 8] {
         self.impulses
     }
 }
@@ -214,6 +235,60 @@ impl JointBuilder {
         }
     }
 
+    /// A hinge: the anchors coincide and B turns about `axis_b` (B's frame) kept on `axis_a`
+    /// (A's frame). Angle zero is the pose when it is added; see [`JointBuilder::angle_limits`]
+    /// and [`JointBuilder::motor`].
+    pub fn hinge(
+        anchor_a: Point<Real>,
+        anchor_b: Point<Real>,
+        axis_a: Vector<Real>,
+        axis_b: Vector<Real>,
+    ) -> Self {
+        let kind = JointKind::Hinge {
+            axis_a,
+            axis_b,
+            limits: None,
+            motor: None,
+            references: (Vector::zeros(), Vector::zeros()),
+        };
+        JointBuilder {
+            kind,
+            local_anchor_a: anchor_a,
+            local_anchor_b: anchor_b,
+            collide: false,
+        }
+    }
+
+    /// A weld: the anchors coincide and B keeps its orientation relative to A as when added.
+    pub fn fixed(anchor_a: Point<Real>, anchor_b: Point<Real>) -> Self {
+        let kind = JointKind::Fixed {
+            relative: Rotation::identity(),
+        };
+        JointBuilder {
+            kind,
+            local_anchor_a: anchor_a,
+            local_anchor_b: anchor_b,
+            collide: false,
+        }
+    }
+
+    /// A hinge's angle limits (rad, lower <= upper).
+    pub fn angle_limits(mut self, lower: Real, upper: Real) -> Self {
+        if let JointKind::Hinge { limits, .. } = &mut self.kind {
+            *limits = Some((lower, upper));
+        }
+        self
+    }
+
+    /// A hinge's motor: drives the hinge angle's rate towards `speed` (rad/s) with at most
+    /// `max_torque` (N m).
+    pub fn motor(mut self, speed: Real, max_torque: Real) -> Self {
+        if let JointKind::Hinge { motor, .. } = &mut self.kind {
+            *motor = Some((speed, max_torque));
+        }
+        self
+    }
+
     /// A rope: the anchors at most `max_length` (m) apart, free when slack.
     pub fn rope(anchor_a: Point<Real>, anchor_b: Point<Real>, max_length: Real) -> Self {
         Self::distance(anchor_a, anchor_b, max_length)
@@ -233,7 +308,7 @@ impl JointBuilder {
             JointKind::Attachment { spring: s, .. } | JointKind::Upright { spring: s, .. } => {
                 *s = spring
             }
-            JointKind::Motor { .. } => {}
+            JointKind::Motor { .. } | JointKind::Hinge { .. } | JointKind::Fixed { .. } => {}
         }
         self
     }
@@ -307,6 +382,33 @@ impl JointBuilder {
                 }
                 None
             }
+            JointKind::Hinge {
+                axis_a,
+                axis_b,
+                limits,
+                motor,
+                ..
+            } => {
+                finite("hinge axis", axis_a.as_slice())?;
+                finite("hinge axis", axis_b.as_slice())?;
+                if axis_a.norm() == 0.0 || axis_b.norm() == 0.0 {
+                    return Err(Error::NonPositive("hinge axis length"));
+                }
+                if let Some((lower, upper)) = limits {
+                    finite("hinge limits", &[*lower, *upper])?;
+                    if lower > upper {
+                        return Err(Error::Negative("hinge limit range"));
+                    }
+                }
+                if let Some((speed, torque)) = motor {
+                    finite("hinge motor", &[*speed, *torque])?;
+                    if *torque < 0.0 {
+                        return Err(Error::Negative("max torque"));
+                    }
+                }
+                None
+            }
+            JointKind::Fixed { .. } => None,
             JointKind::Distance(d) => {
                 finite("joint length", &[d.rest_length, d.min_length])?;
                 if d.max_length.is_nan() {
@@ -328,7 +430,7 @@ impl JointBuilder {
             local_anchor_a: self.local_anchor_a,
             local_anchor_b: self.local_anchor_b,
             collide: self.collide,
-            impulses: [0.0; 3],
+            impulses: [0.0; 8],
         })
     }
 }

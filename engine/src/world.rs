@@ -13,8 +13,8 @@ use sprung_solver::body::Motion;
 use sprung_solver::body::{SolverBody, STATIC};
 use sprung_solver::contact::{ContactConstraint, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
-    BallJoint, DistanceJoint, JointConstraint, JointFrame, JointKind as Rows, MotorJoint,
-    UprightJoint,
+    BallJoint, DistanceJoint, FixedJoint, HingeJoint, HingeSettings, JointConstraint, JointFrame,
+    JointKind as Rows, MotorJoint, UprightJoint,
 };
 use sprung_solver::pgs::{Solver, SolverSettings};
 
@@ -213,7 +213,27 @@ impl World {
         if a == b {
             return Err(Error::SameBody);
         }
-        let joint = builder.build(a, b)?;
+        let mut joint = builder.build(a, b)?;
+        // Capture the relative orientation the joint will hold (its angle zero).
+        let (qa, qb) = (
+            self.bodies.at(a.index).pose.rotation,
+            self.bodies.at(b.index).pose.rotation,
+        );
+        match &mut joint.kind {
+            JointKind::Fixed { relative } => *relative = qa.inverse() * qb,
+            JointKind::Hinge {
+                axis_a,
+                axis_b,
+                references,
+                ..
+            } => {
+                *axis_a = axis_a.normalize();
+                *axis_b = axis_b.normalize();
+                let across = sprung_solver::contact::tangents(axis_a)[0];
+                *references = (across, qb.inverse() * (qa * across));
+            }
+            _ => {}
+        }
         if !joint.collide {
             let key = body_pair(a, b);
             *self.no_collide.entry(key).or_insert(0) += 1;
@@ -669,20 +689,45 @@ impl World {
             };
             let (a, b) = (self.motion(frame.body_a), self.motion(frame.body_b));
             let impulses = joint.impulses;
+            let point = Vector::new(impulses[0], impulses[1], impulses[2]);
             let rows = match &joint.kind {
                 JointKind::Ball { spring } => {
-                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, h, impulses.into()))
+                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, h, point))
                 }
                 JointKind::Distance(d) => {
-                    Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, impulses))
+                    let carried = [impulses[0], impulses[1], impulses[2]];
+                    Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, carried))
+                }
+                JointKind::Hinge {
+                    axis_a,
+                    axis_b,
+                    limits,
+                    motor,
+                    references,
+                } => {
+                    let (qa, qb) = (ba.pose.rotation, bb.pose.rotation);
+                    let settings = HingeSettings {
+                        axis_a: qa * axis_a,
+                        axis_b: qb * axis_b,
+                        reference_a: qa * references.0,
+                        reference_b: qb * references.1,
+                        limits: *limits,
+                        motor: *motor,
+                    };
+                    Rows::Hinge(HingeJoint::new(&frame, &a, &b, settings, h, &impulses))
+                }
+                JointKind::Fixed { relative } => {
+                    let start = (ba.pose.rotation, bb.pose.rotation);
+                    Rows::Fixed(FixedJoint::new(
+                        &frame, &a, &b, *relative, start, h, &impulses,
+                    ))
                 }
                 JointKind::Attachment {
                     spring,
                     max_force,
                     target_velocity,
                 } => {
-                    let mut rows =
-                        BallJoint::new(&frame, &a, &b, Some(*spring), h, impulses.into());
+                    let mut rows = BallJoint::new(&frame, &a, &b, Some(*spring), h, point);
                     rows.target_velocity = *target_velocity;
                     rows.max_impulse = max_force * h;
                     Rows::Ball(rows)

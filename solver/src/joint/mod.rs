@@ -14,10 +14,12 @@
 
 mod ball;
 mod distance;
+mod hinge;
 mod world;
 
 pub use ball::BallJoint;
 pub use distance::{DistanceJoint, DistanceSettings};
+pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings};
 pub use world::{MotorJoint, UprightJoint};
 
 use crate::body::{Motion, SolverBody};
@@ -113,6 +115,10 @@ pub enum JointKind {
     Upright(UprightJoint),
     /// A velocity motor with a force cap.
     Motor(MotorJoint),
+    /// A hinge with optional limits and motor.
+    Hinge(HingeJoint),
+    /// A weld.
+    Fixed(FixedJoint),
 }
 
 /// A joint in the step's solve.
@@ -131,9 +137,7 @@ impl JointConstraint {
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
-        for row in self.rows() {
-            row.apply(&mut a, &mut b, row.impulse);
-        }
+        self.for_each_row(|row| row.apply(&mut a, &mut b, row.impulse));
         a.store(bodies, self.frame.body_a);
         b.store(bodies, self.frame.body_b);
     }
@@ -166,41 +170,55 @@ impl JointConstraint {
             }
             JointKind::Upright(j) => j.solve(&mut a, &mut b),
             JointKind::Motor(j) => j.solve(&mut a, &mut b),
+            JointKind::Hinge(j) => {
+                j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
+            }
+            JointKind::Fixed(j) => {
+                j.solve(&mut a, &mut b, &separation, &anchors, settings, use_bias)
+            }
         }
         a.store(bodies, self.frame.body_a);
         b.store(bodies, self.frame.body_b);
     }
 
-    /// The rows, for warm starting and reading impulses.
-    pub fn rows(&self) -> &[Row] {
+    /// Calls `f` on every row (for warm starting).
+    pub fn for_each_row(&self, mut f: impl FnMut(&Row)) {
         match &self.kind {
-            JointKind::Ball(j) => &j.rows,
-            JointKind::Distance(j) => &j.rows,
-            JointKind::Upright(j) => &j.rows,
-            JointKind::Motor(j) => std::slice::from_ref(&j.row),
+            JointKind::Ball(j) => j.rows.iter().for_each(f),
+            JointKind::Distance(j) => j.rows.iter().for_each(f),
+            JointKind::Upright(j) => j.rows.iter().for_each(f),
+            JointKind::Motor(j) => f(&j.row),
+            JointKind::Hinge(j) => j.point.rows.iter().chain(&j.rows).for_each(f),
+            JointKind::Fixed(j) => j.point.rows.iter().chain(&j.rows).for_each(f),
         }
     }
 
     /// Forgets the accumulated impulses (warm starting off).
     pub fn reset_impulses(&mut self) {
-        let rows: &mut [Row] = match &mut self.kind {
-            JointKind::Ball(j) => &mut j.rows,
-            JointKind::Distance(j) => &mut j.rows,
-            JointKind::Upright(j) => &mut j.rows,
-            JointKind::Motor(j) => std::slice::from_mut(&mut j.row),
-        };
-        rows.iter_mut().for_each(|r| r.impulse = 0.0);
+        let clear = |r: &mut Row| r.impulse = 0.0;
+        match &mut self.kind {
+            JointKind::Ball(j) => j.rows.iter_mut().for_each(clear),
+            JointKind::Distance(j) => j.rows.iter_mut().for_each(clear),
+            JointKind::Upright(j) => j.rows.iter_mut().for_each(clear),
+            JointKind::Motor(j) => clear(&mut j.row),
+            JointKind::Hinge(j) => j.point.rows.iter_mut().chain(&mut j.rows).for_each(clear),
+            JointKind::Fixed(j) => j.point.rows.iter_mut().chain(&mut j.rows).for_each(clear),
+        }
     }
 
-    /// The accumulated impulses to carry to the next step (N s): a ball joint's as a world
-    /// vector, a distance joint's per row (rest length, lower, upper).
-    pub fn impulses(&self) -> [Real; 3] {
+    /// The accumulated impulses to carry to the next step (N s): point rows as a world vector
+    /// first, then the joint's other rows in order.
+    pub fn impulses(&self) -> [Real; 8] {
+        let mut out = [0.0; 8];
         match &self.kind {
-            JointKind::Ball(j) => j.impulse().into(),
-            JointKind::Distance(j) => j.rows.map(|r| r.impulse),
-            JointKind::Upright(j) => [j.rows[0].impulse, j.rows[1].impulse, 0.0],
-            JointKind::Motor(j) => [j.row.impulse, 0.0, 0.0],
+            JointKind::Ball(j) => out[..3].copy_from_slice(j.impulse().as_slice()),
+            JointKind::Distance(j) => out[..3].copy_from_slice(&j.rows.map(|r| r.impulse)),
+            JointKind::Upright(j) => out[..2].copy_from_slice(&j.rows.map(|r| r.impulse)),
+            JointKind::Motor(j) => out[0] = j.row.impulse,
+            JointKind::Hinge(j) => out = j.impulses(),
+            JointKind::Fixed(j) => out = j.impulses(),
         }
+        out
     }
 }
 

@@ -1,0 +1,166 @@
+//! Hinges (motor, limits, free axis) and welds.
+
+use sprung::math::{Point, Real, Rotation, Vector};
+use sprung::{ColliderBuilder, JointBuilder, RigidBodyBuilder, World};
+
+const DT: Real = 1.0 / 60.0;
+
+#[test]
+fn a_hinge_motor_reaches_its_speed_and_the_hinge_keeps_its_axis() {
+    let mut world = World::default();
+    let frame = world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, 2.0, 0.0)))
+        .unwrap();
+    let wheel = world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 2.0, 0.0)))
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.1), wheel)
+        .unwrap();
+    let hinge = JointBuilder::hinge(Point::origin(), Point::origin(), Vector::z(), Vector::z())
+        .motor(4.0, 1.0e4);
+    world.add_joint(hinge, frame, wheel).unwrap();
+    // A torque about x tries to tip the wheel off its axle.
+    for _ in 0..120 {
+        world
+            .apply_torque(wheel, Vector::new(50.0, 0.0, 0.0))
+            .unwrap();
+        world.step(DT).unwrap();
+    }
+    let w = world.body(wheel).unwrap().angular_velocity();
+    assert!((w.z - 4.0).abs() < 0.02, "spins at {w:?}");
+    assert!(
+        w.x.abs() < 0.01 && w.y.abs() < 0.01,
+        "wobbles off the axis: {w:?}"
+    );
+    let axis = world.body(wheel).unwrap().pose().rotation * Vector::z();
+    assert!(
+        axis.angle(&Vector::z()) < 0.01,
+        "axis tipped by {} rad",
+        axis.angle(&Vector::z())
+    );
+    let centre = world.body(wheel).unwrap().translation();
+    assert!(
+        (centre - Vector::new(0.0, 2.0, 0.0)).norm() < 0.005,
+        "axle moved to {centre:?}"
+    );
+}
+
+#[test]
+fn hinge_limits_hold_a_bar_under_gravity() {
+    let mut world = World::default();
+    let wall = world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, 5.0, 0.0)))
+        .unwrap();
+    // A 2 m bar sticking out along +x from a hinge about z at the wall; gravity swings it down.
+    let bar = world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(1.0, 5.0, 0.0)))
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::cuboid(1.0, 0.05, 0.05), bar)
+        .unwrap();
+    let hinge = JointBuilder::hinge(
+        Point::origin(),
+        Point::new(-1.0, 0.0, 0.0),
+        Vector::z(),
+        Vector::z(),
+    )
+    .angle_limits(-0.5, 0.5);
+    world.add_joint(hinge, wall, bar).unwrap();
+    for _ in 0..300 {
+        world.step(DT).unwrap();
+    }
+    let (axis, angle) = world
+        .body(bar)
+        .unwrap()
+        .pose()
+        .rotation
+        .axis_angle()
+        .unwrap();
+    let signed = angle * axis.z.signum();
+    assert!(
+        (signed + 0.5).abs() < 0.02,
+        "the lower limit should hold at -0.5 rad: {signed}"
+    );
+    assert!(world.body(bar).unwrap().angular_velocity().norm() < 0.01);
+    // Without limits the same bar swings through -pi/2.
+    let mut free_world = World::default();
+    let wall = free_world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, 5.0, 0.0)))
+        .unwrap();
+    let bar = free_world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(1.0, 5.0, 0.0)))
+        .unwrap();
+    free_world
+        .add_collider(ColliderBuilder::cuboid(1.0, 0.05, 0.05), bar)
+        .unwrap();
+    free_world
+        .add_joint(
+            JointBuilder::hinge(
+                Point::origin(),
+                Point::new(-1.0, 0.0, 0.0),
+                Vector::z(),
+                Vector::z(),
+            ),
+            wall,
+            bar,
+        )
+        .unwrap();
+    let mut lowest: Real = 5.0;
+    for _ in 0..120 {
+        free_world.step(DT).unwrap();
+        lowest = lowest.min(free_world.body(bar).unwrap().translation().y);
+    }
+    assert!(
+        lowest < 4.05,
+        "a free hinge lets the bar hang: lowest centre {lowest}"
+    );
+}
+
+#[test]
+fn a_weld_holds_a_cantilever() {
+    let mut world = World::default();
+    let wall = world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, 5.0, 0.0)))
+        .unwrap();
+    let mut previous = wall;
+    let mut beams = Vec::new();
+    // Three 1 m beams welded end to end, sticking out along +x.
+    for i in 0..3 {
+        let beam = world
+            .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(
+                0.5 + i as Real,
+                5.0,
+                0.0,
+            )))
+            .unwrap();
+        world
+            .add_collider(ColliderBuilder::cuboid(0.5, 0.1, 0.1), beam)
+            .unwrap();
+        let anchor_a = if i == 0 {
+            Point::origin()
+        } else {
+            Point::new(0.5, 0.0, 0.0)
+        };
+        world
+            .add_joint(
+                JointBuilder::fixed(anchor_a, Point::new(-0.5, 0.0, 0.0)),
+                previous,
+                beam,
+            )
+            .unwrap();
+        previous = beam;
+        beams.push(beam);
+    }
+    for _ in 0..300 {
+        world.step(DT).unwrap();
+    }
+    let tip = world.body(*beams.last().unwrap()).unwrap();
+    assert!(
+        (tip.translation() - Vector::new(2.5, 5.0, 0.0)).norm() < 0.05,
+        "the tip sagged to {:?}",
+        tip.translation()
+    );
+    assert!(tip.pose().rotation.angle_to(&Rotation::identity()) < 2.0_f32.to_radians());
+    assert!(tip.linear_velocity().norm() < 0.01);
+}

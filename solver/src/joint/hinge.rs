@@ -1,0 +1,262 @@
+//! The hinge (revolute) joint, with angle limits and a motor, and the fixed (weld) joint.
+//!
+//! Both start from the ball joint's three point rows ([`BallJoint`]) and add angular rows:
+//! - hinge: two rows keeping A's axis and B's axis parallel, `C_k = (u_a x u_b) · t_k` along the
+//!   two directions `t_k` across A's axis, `J_k = [0, -t_k, 0, t_k]`; then, about the axis, a
+//!   lower and an upper limit row on the hinge angle (rigid, speculative while apart, as the
+//!   distance joint's) and a motor row (a target speed, bounded by the maximum torque).
+//! - fixed: three rows holding B's orientation relative to A's, `C = θ` the rotation vector of
+//!   `q_b (q_a q_rel)^-1`, along the world axes.
+//!
+//! Angles and axes are measured on the bodies' current orientation (their rotation since the
+//! step began), like every joint's anchors.
+
+use super::{BallJoint, JointFrame, JointSettings};
+use crate::body::Motion;
+use crate::contact::tangents;
+use crate::row::Row;
+use crate::softness::Softness;
+use crate::{Quaternion, Real, Vector};
+
+/// How a hinge is set, in world space at the start of the step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HingeSettings {
+    /// The hinge axis on A (world, unit).
+    pub axis_a: Vector,
+    /// The hinge axis on B (world, unit); parallel to `axis_a` when the joint is satisfied.
+    pub axis_b: Vector,
+    /// A direction across the axis on A (world, unit): angle zero is where B's matches it.
+    pub reference_a: Vector,
+    /// The same direction, carried by B.
+    pub reference_b: Vector,
+    /// Lower and upper angle (rad), if limited.
+    pub limits: Option<(Real, Real)>,
+    /// Motor: target speed (rad/s) and maximum torque (N m).
+    pub motor: Option<(Real, Real)>,
+}
+
+/// A hinge's rows: the point rows, then align, align, lower, upper, motor.
+#[derive(Clone, Debug)]
+pub struct HingeJoint {
+    /// The point rows.
+    pub point: BallJoint,
+    /// Two alignment rows, the lower and upper limit rows and the motor row.
+    pub rows: [Row; 5],
+    settings: HingeSettings,
+}
+
+/// The hinge angle of `reference_b` from `reference_a` about `axis` (rad, in (-pi, pi]).
+pub fn hinge_angle(axis: &Vector, reference_a: &Vector, reference_b: &Vector) -> Real {
+    axis.dot(&reference_a.cross(reference_b))
+        .atan2(reference_a.dot(reference_b))
+}
+
+fn angular_row(dir: &Vector, a: &Motion, b: &Motion, impulse: Real) -> Row {
+    let mut row = Row::new(Vector::zeros(), -dir, *dir, a, b);
+    row.impulse = impulse;
+    row
+}
+
+impl HingeJoint {
+    /// Rows for `frame` and `settings` at substep `h`, carrying last step's `impulses`
+    /// (point as a world vector, then the five rows).
+    pub fn new(
+        frame: &JointFrame,
+        a: &Motion,
+        b: &Motion,
+        settings: HingeSettings,
+        h: Real,
+        impulses: &[Real; 8],
+    ) -> Self {
+        let point = BallJoint::new(
+            frame,
+            a,
+            b,
+            None,
+            h,
+            Vector::new(impulses[0], impulses[1], impulses[2]),
+        );
+        let [t1, t2] = tangents(&settings.axis_a);
+        let axes = [t1, t2, settings.axis_a, settings.axis_a, settings.axis_a];
+        let rows = [0, 1, 2, 3, 4].map(|k| angular_row(&axes[k], a, b, impulses[3 + k]));
+        let mut joint = HingeJoint {
+            point,
+            rows,
+            settings,
+        };
+        if joint.settings.motor.is_none() {
+            joint.rows[4].impulse = 0.0;
+        }
+        joint
+    }
+
+    /// The impulses to carry over: point (world vector), then the five rows.
+    pub fn impulses(&self) -> [Real; 8] {
+        let p = self.point.impulse();
+        let r = &self.rows;
+        [
+            p.x,
+            p.y,
+            p.z,
+            r[0].impulse,
+            r[1].impulse,
+            r[2].impulse,
+            r[3].impulse,
+            r[4].impulse,
+        ]
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn solve(
+        &mut self,
+        a: &mut Motion,
+        b: &mut Motion,
+        separation: &Vector,
+        anchors: &(Vector, Vector),
+        settings: &JointSettings,
+        h: Real,
+        use_bias: bool,
+    ) {
+        let s = &self.settings;
+        let axis_a = a.delta_rotation * s.axis_a;
+        let axis_b = b.delta_rotation * s.axis_b;
+        let angle = hinge_angle(
+            &axis_a,
+            &(a.delta_rotation * s.reference_a),
+            &(b.delta_rotation * s.reference_b),
+        );
+        // The motor first, so that the limits and the point rows have the last word.
+        if let Some((speed, max_torque)) = s.motor {
+            let row = &mut self.rows[4];
+            *row = angular_row(&axis_a, a, b, row.impulse);
+            let bound = max_torque * h;
+            row.solve(a, b, speed, 0.0, &Softness::RIGID, -bound, bound);
+        }
+        if let Some((lower, upper)) = s.limits {
+            let rigid = settings.rigid(use_bias);
+            let row = &mut self.rows[2];
+            *row = angular_row(&axis_a, a, b, row.impulse);
+            let c = angle - lower;
+            let (bias, soft) = if c > 0.0 {
+                (c / h, Softness::RIGID)
+            } else {
+                (rigid.bias_rate * c, rigid)
+            };
+            row.solve(a, b, 0.0, bias, &soft, 0.0, Real::INFINITY);
+            let row = &mut self.rows[3];
+            *row = angular_row(&axis_a, a, b, row.impulse);
+            let c = angle - upper;
+            let (bias, soft) = if c < 0.0 {
+                (c / h, Softness::RIGID)
+            } else {
+                (rigid.bias_rate * c, rigid)
+            };
+            row.solve(a, b, 0.0, bias, &soft, Real::NEG_INFINITY, 0.0);
+        }
+        let error = axis_a.cross(&axis_b);
+        let [t1, t2] = tangents(&axis_a);
+        let soft = settings.rigid(use_bias);
+        for (k, dir) in [t1, t2].iter().enumerate() {
+            let row = &mut self.rows[k];
+            *row = angular_row(dir, a, b, row.impulse);
+            row.solve(
+                a,
+                b,
+                0.0,
+                soft.bias_rate * error.dot(dir),
+                &soft,
+                Real::NEG_INFINITY,
+                Real::INFINITY,
+            );
+        }
+        self.point
+            .solve(a, b, separation, anchors, settings, use_bias);
+    }
+}
+
+/// A fixed joint's rows: the point rows and three angular rows.
+#[derive(Clone, Debug)]
+pub struct FixedJoint {
+    /// The point rows.
+    pub point: BallJoint,
+    /// The angular rows along the world axes.
+    pub rows: [Row; 3],
+    /// B's orientation relative to A's to hold: `q_b = q_a relative`.
+    relative: Quaternion,
+    /// The bodies' orientations at the start of the step.
+    start: (Quaternion, Quaternion),
+}
+
+impl FixedJoint {
+    /// Rows holding B at `relative` to A; `start` are the bodies' orientations now.
+    pub fn new(
+        frame: &JointFrame,
+        a: &Motion,
+        b: &Motion,
+        relative: Quaternion,
+        start: (Quaternion, Quaternion),
+        h: Real,
+        impulses: &[Real; 8],
+    ) -> Self {
+        let point = BallJoint::new(
+            frame,
+            a,
+            b,
+            None,
+            h,
+            Vector::new(impulses[0], impulses[1], impulses[2]),
+        );
+        let rows = [0, 1, 2].map(|k| angular_row(&Vector::ith(k, 1.0), a, b, impulses[3 + k]));
+        FixedJoint {
+            point,
+            rows,
+            relative,
+            start,
+        }
+    }
+
+    /// The impulses to carry over: point (world vector), then the three angular rows.
+    pub fn impulses(&self) -> [Real; 8] {
+        let p = self.point.impulse();
+        [
+            p.x,
+            p.y,
+            p.z,
+            self.rows[0].impulse,
+            self.rows[1].impulse,
+            self.rows[2].impulse,
+            0.0,
+            0.0,
+        ]
+    }
+
+    pub(super) fn solve(
+        &mut self,
+        a: &mut Motion,
+        b: &mut Motion,
+        separation: &Vector,
+        anchors: &(Vector, Vector),
+        settings: &JointSettings,
+        use_bias: bool,
+    ) {
+        let q_a = a.delta_rotation * self.start.0;
+        let q_b = b.delta_rotation * self.start.1;
+        let error = (q_b * (q_a * self.relative).inverse()).scaled_axis();
+        let soft = settings.rigid(use_bias);
+        for (k, row) in self.rows.iter_mut().enumerate() {
+            let dir = Vector::ith(k, 1.0);
+            *row = angular_row(&dir, a, b, row.impulse);
+            row.solve(
+                a,
+                b,
+                0.0,
+                soft.bias_rate * error[k],
+                &soft,
+                Real::NEG_INFINITY,
+                Real::INFINITY,
+            );
+        }
+        self.point
+            .solve(a, b, separation, anchors, settings, use_bias);
+    }
+}
