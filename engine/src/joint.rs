@@ -59,6 +59,19 @@ pub enum JointKind {
         /// (filled in when the joint is added).
         references: (Vector<Real>, Vector<Real>),
     },
+    /// A slider: B keeps A's orientation (as when added) and moves only along `axis_a` (A's
+    /// frame), with optional limits (m, zero being the pose when added) and a motor (target
+    /// speed m/s, maximum force N).
+    Slider {
+        /// Axis in A's frame.
+        axis_a: Vector<Real>,
+        /// Translation limits (m).
+        limits: Option<(Real, Real)>,
+        /// Target speed (m/s) and maximum force (N).
+        motor: Option<(Real, Real)>,
+        /// `q_a^-1 q_b` when added.
+        relative: Rotation<Real>,
+    },
     /// A weld: B keeps the orientation relative to A it had when the joint was added.
     Fixed {
         /// `q_a^-1 q_b` when added.
@@ -272,6 +285,24 @@ impl JointBuilder {
         }
     }
 
+    /// A slider: the anchors stay on A's `axis_a` (A's frame) and B keeps A's orientation. Zero
+    /// translation is the pose when it is added; see [`JointBuilder::translation_limits`] and
+    /// [`JointBuilder::motor`].
+    pub fn slider(anchor_a: Point<Real>, anchor_b: Point<Real>, axis_a: Vector<Real>) -> Self {
+        let kind = JointKind::Slider {
+            axis_a,
+            limits: None,
+            motor: None,
+            relative: Rotation::identity(),
+        };
+        JointBuilder {
+            kind,
+            local_anchor_a: anchor_a,
+            local_anchor_b: anchor_b,
+            collide: false,
+        }
+    }
+
     /// A hinge's angle limits (rad, lower <= upper).
     pub fn angle_limits(mut self, lower: Real, upper: Real) -> Self {
         if let JointKind::Hinge { limits, .. } = &mut self.kind {
@@ -280,11 +311,19 @@ impl JointBuilder {
         self
     }
 
-    /// A hinge's motor: drives the hinge angle's rate towards `speed` (rad/s) with at most
-    /// `max_torque` (N m).
-    pub fn motor(mut self, speed: Real, max_torque: Real) -> Self {
-        if let JointKind::Hinge { motor, .. } = &mut self.kind {
-            *motor = Some((speed, max_torque));
+    /// A slider's translation limits along its axis (m, lower <= upper).
+    pub fn translation_limits(mut self, lower: Real, upper: Real) -> Self {
+        if let JointKind::Slider { limits, .. } = &mut self.kind {
+            *limits = Some((lower, upper));
+        }
+        self
+    }
+
+    /// A motor on a hinge (`speed` rad/s, `max` torque N m) or a slider (`speed` m/s, `max`
+    /// force N): drives the joint's rate towards `speed` with at most `max`.
+    pub fn motor(mut self, speed: Real, max: Real) -> Self {
+        if let JointKind::Hinge { motor, .. } | JointKind::Slider { motor, .. } = &mut self.kind {
+            *motor = Some((speed, max));
         }
         self
     }
@@ -308,7 +347,10 @@ impl JointBuilder {
             JointKind::Attachment { spring: s, .. } | JointKind::Upright { spring: s, .. } => {
                 *s = spring
             }
-            JointKind::Motor { .. } | JointKind::Hinge { .. } | JointKind::Fixed { .. } => {}
+            JointKind::Motor { .. }
+            | JointKind::Hinge { .. }
+            | JointKind::Fixed { .. }
+            | JointKind::Slider { .. } => {}
         }
         self
     }
@@ -409,6 +451,30 @@ impl JointBuilder {
                 None
             }
             JointKind::Fixed { .. } => None,
+            JointKind::Slider {
+                axis_a,
+                limits,
+                motor,
+                ..
+            } => {
+                finite("slider axis", axis_a.as_slice())?;
+                if axis_a.norm() == 0.0 {
+                    return Err(Error::NonPositive("slider axis length"));
+                }
+                if let Some((lower, upper)) = limits {
+                    finite("slider limits", &[*lower, *upper])?;
+                    if lower > upper {
+                        return Err(Error::Negative("slider limit range"));
+                    }
+                }
+                if let Some((speed, force)) = motor {
+                    finite("slider motor", &[*speed, *force])?;
+                    if *force < 0.0 {
+                        return Err(Error::Negative("max force"));
+                    }
+                }
+                None
+            }
             JointKind::Distance(d) => {
                 finite("joint length", &[d.rest_length, d.min_length])?;
                 if d.max_length.is_nan() {

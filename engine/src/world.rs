@@ -14,7 +14,7 @@ use sprung_solver::body::{SolverBody, STATIC};
 use sprung_solver::contact::{ContactConstraint, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
     BallJoint, DistanceJoint, FixedJoint, HingeJoint, HingeSettings, JointConstraint, JointFrame,
-    JointKind as Rows, MotorJoint, UprightJoint,
+    JointKind as Rows, MotorJoint, SliderJoint, SliderSettings, UprightJoint,
 };
 use sprung_solver::pgs::{Solver, SolverSettings};
 
@@ -221,6 +221,12 @@ impl World {
         );
         match &mut joint.kind {
             JointKind::Fixed { relative } => *relative = qa.inverse() * qb,
+            JointKind::Slider {
+                axis_a, relative, ..
+            } => {
+                *axis_a = axis_a.normalize();
+                *relative = qa.inverse() * qb;
+            }
             JointKind::Hinge {
                 axis_a,
                 axis_b,
@@ -720,6 +726,22 @@ impl World {
                     let start = (ba.pose.rotation, bb.pose.rotation);
                     Rows::Fixed(FixedJoint::new(
                         &frame, &a, &b, *relative, start, h, &impulses,
+                    ))
+                }
+                JointKind::Slider {
+                    axis_a,
+                    limits,
+                    motor,
+                    relative,
+                } => {
+                    let start = (ba.pose.rotation, bb.pose.rotation);
+                    let settings = SliderSettings {
+                        axis_a: start.0 * axis_a,
+                        limits: *limits,
+                        motor: *motor,
+                    };
+                    Rows::Slider(SliderJoint::new(
+                        &frame, &a, &b, settings, *relative, start, &impulses,
                     ))
                 }
                 JointKind::Attachment {

@@ -164,3 +164,56 @@ fn a_weld_holds_a_cantilever() {
     assert!(tip.pose().rotation.angle_to(&Rotation::identity()) < 2.0_f32.to_radians());
     assert!(tip.linear_velocity().norm() < 0.01);
 }
+
+#[test]
+fn a_slider_moves_only_along_its_axis_with_its_motor_and_limits() {
+    let mut world = World::default();
+    let rail = world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, 3.0, 0.0)))
+        .unwrap();
+    let carriage = world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 3.0, 0.0)))
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::cuboid(0.3, 0.2, 0.2), carriage)
+        .unwrap();
+    // A rail along x, tilted 30 degrees up; the motor pushes at 1 m/s, the limit stops it at 2 m.
+    let axis = Vector::new(
+        30.0_f32.to_radians().cos(),
+        30.0_f32.to_radians().sin(),
+        0.0,
+    );
+    let slider = JointBuilder::slider(Point::origin(), Point::origin(), axis)
+        .translation_limits(-0.5, 2.0)
+        .motor(1.0, 1.0e4);
+    world.add_joint(slider, rail, carriage).unwrap();
+    for step in 0..240 {
+        // A sideways push and a twist the slider must refuse.
+        world
+            .apply_force(carriage, Vector::new(0.0, 0.0, 30.0))
+            .unwrap();
+        world
+            .apply_torque(carriage, Vector::new(5.0, 5.0, 5.0))
+            .unwrap();
+        world.step(DT).unwrap();
+        let body = world.body(carriage).unwrap();
+        let d = body.translation() - Vector::new(0.0, 3.0, 0.0);
+        let off_axis = (d - axis * d.dot(&axis)).norm();
+        assert!(off_axis < 0.01, "step {step}: {off_axis} m off the rail");
+        assert!(body.pose().rotation.angle_to(&Rotation::identity()) < 0.01);
+        if step == 60 {
+            // One second at the motor's 1 m/s.
+            assert!(
+                (d.dot(&axis) - 1.0).abs() < 0.03,
+                "travelled {}",
+                d.dot(&axis)
+            );
+        }
+    }
+    let d = world.body(carriage).unwrap().translation() - Vector::new(0.0, 3.0, 0.0);
+    assert!(
+        (d.dot(&axis) - 2.0).abs() < 0.02,
+        "the upper limit holds at 2 m: {}",
+        d.dot(&axis)
+    );
+}

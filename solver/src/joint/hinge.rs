@@ -260,3 +260,141 @@ impl FixedJoint {
             .solve(a, b, separation, anchors, settings, use_bias);
     }
 }
+
+/// How a slider is set, in world space at the start of the step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SliderSettings {
+    /// The sliding axis, carried by A (world, unit).
+    pub axis_a: Vector,
+    /// Lower and upper translation along the axis (m), if limited.
+    pub limits: Option<(Real, Real)>,
+    /// Motor: target speed (m/s) and maximum force (N).
+    pub motor: Option<(Real, Real)>,
+}
+
+/// A slider (prismatic) joint: B keeps A's orientation and moves only along A's axis.
+/// Rows: three angular (as the weld's), two linear across the axis, `C_k = d · t_k` with
+/// `J_k = [-t_k, -(r_a + d) x t_k, t_k, r_b x t_k]` (A's lever reaches to B's anchor, since the
+/// axis turns with A), then the lower and upper limits and the motor along the axis.
+#[derive(Clone, Debug)]
+pub struct SliderJoint {
+    /// Angular x, y, z; across 1, across 2; lower, upper, motor.
+    pub rows: [Row; 8],
+    relative: Quaternion,
+    start: (Quaternion, Quaternion),
+    settings: SliderSettings,
+}
+
+impl SliderJoint {
+    /// Rows holding B at `relative` to A and on the axis; `start` are the orientations now.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        frame: &JointFrame,
+        a: &Motion,
+        b: &Motion,
+        settings: SliderSettings,
+        relative: Quaternion,
+        start: (Quaternion, Quaternion),
+        impulses: &[Real; 8],
+    ) -> Self {
+        let mut rows = [Row::default(); 8];
+        for (k, row) in rows.iter_mut().enumerate() {
+            *row = if k < 3 {
+                angular_row(&Vector::ith(k, 1.0), a, b, impulses[k])
+            } else {
+                JointFrame::row(
+                    &settings.axis_a,
+                    &frame.anchor_a,
+                    &frame.anchor_b,
+                    a,
+                    b,
+                    impulses[k],
+                )
+            };
+        }
+        SliderJoint {
+            rows,
+            relative,
+            start,
+            settings,
+        }
+    }
+
+    /// The impulses to carry over, row by row.
+    pub fn impulses(&self) -> [Real; 8] {
+        self.rows.map(|r| r.impulse)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn solve(
+        &mut self,
+        a: &mut Motion,
+        b: &mut Motion,
+        separation: &Vector,
+        (r_a, r_b): &(Vector, Vector),
+        settings: &JointSettings,
+        h: Real,
+        use_bias: bool,
+    ) {
+        let s = self.settings;
+        let axis = a.delta_rotation * s.axis_a;
+        let lever_a = r_a + separation;
+        let along = separation.dot(&axis);
+        let rigid = settings.rigid(use_bias);
+        if let Some((speed, max_force)) = s.motor {
+            let row = &mut self.rows[7];
+            *row = JointFrame::row(&axis, &lever_a, r_b, a, b, row.impulse);
+            let bound = max_force * h;
+            row.solve(a, b, speed, 0.0, &Softness::RIGID, -bound, bound);
+        }
+        if let Some((lower, upper)) = s.limits {
+            let row = &mut self.rows[5];
+            *row = JointFrame::row(&axis, &lever_a, r_b, a, b, row.impulse);
+            let c = along - lower;
+            let (bias, soft) = if c > 0.0 {
+                (c / h, Softness::RIGID)
+            } else {
+                (rigid.bias_rate * c, rigid)
+            };
+            row.solve(a, b, 0.0, bias, &soft, 0.0, Real::INFINITY);
+            let row = &mut self.rows[6];
+            *row = JointFrame::row(&axis, &lever_a, r_b, a, b, row.impulse);
+            let c = along - upper;
+            let (bias, soft) = if c < 0.0 {
+                (c / h, Softness::RIGID)
+            } else {
+                (rigid.bias_rate * c, rigid)
+            };
+            row.solve(a, b, 0.0, bias, &soft, Real::NEG_INFINITY, 0.0);
+        }
+        let q_a = a.delta_rotation * self.start.0;
+        let q_b = b.delta_rotation * self.start.1;
+        let error = (q_b * (q_a * self.relative).inverse()).scaled_axis();
+        for k in 0..3 {
+            let row = &mut self.rows[k];
+            *row = angular_row(&Vector::ith(k, 1.0), a, b, row.impulse);
+            row.solve(
+                a,
+                b,
+                0.0,
+                rigid.bias_rate * error[k],
+                &rigid,
+                Real::NEG_INFINITY,
+                Real::INFINITY,
+            );
+        }
+        for (k, dir) in tangents(&axis).iter().enumerate() {
+            let row = &mut self.rows[3 + k];
+            *row = JointFrame::row(dir, &lever_a, r_b, a, b, row.impulse);
+            row.solve(
+                a,
+                b,
+                0.0,
+                rigid.bias_rate * separation.dot(dir),
+                &rigid,
+                Real::NEG_INFINITY,
+                Real::INFINITY,
+            );
+        }
+    }
+}

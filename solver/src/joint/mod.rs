@@ -19,7 +19,7 @@ mod world;
 
 pub use ball::BallJoint;
 pub use distance::{DistanceJoint, DistanceSettings};
-pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings};
+pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings, SliderJoint, SliderSettings};
 pub use world::{MotorJoint, UprightJoint};
 
 use crate::body::{Motion, SolverBody};
@@ -119,6 +119,8 @@ pub enum JointKind {
     Hinge(HingeJoint),
     /// A weld.
     Fixed(FixedJoint),
+    /// A slider with optional limits and motor.
+    Slider(SliderJoint),
 }
 
 /// A joint in the step's solve.
@@ -176,6 +178,9 @@ impl JointConstraint {
             JointKind::Fixed(j) => {
                 j.solve(&mut a, &mut b, &separation, &anchors, settings, use_bias)
             }
+            JointKind::Slider(j) => {
+                j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
+            }
         }
         a.store(bodies, self.frame.body_a);
         b.store(bodies, self.frame.body_b);
@@ -190,6 +195,7 @@ impl JointConstraint {
             JointKind::Motor(j) => f(&j.row),
             JointKind::Hinge(j) => j.point.rows.iter().chain(&j.rows).for_each(f),
             JointKind::Fixed(j) => j.point.rows.iter().chain(&j.rows).for_each(f),
+            JointKind::Slider(j) => j.rows.iter().for_each(f),
         }
     }
 
@@ -203,6 +209,7 @@ impl JointConstraint {
             JointKind::Motor(j) => clear(&mut j.row),
             JointKind::Hinge(j) => j.point.rows.iter_mut().chain(&mut j.rows).for_each(clear),
             JointKind::Fixed(j) => j.point.rows.iter_mut().chain(&mut j.rows).for_each(clear),
+            JointKind::Slider(j) => j.rows.iter_mut().for_each(clear),
         }
     }
 
@@ -217,6 +224,7 @@ impl JointConstraint {
             JointKind::Motor(j) => out[0] = j.row.impulse,
             JointKind::Hinge(j) => out = j.impulses(),
             JointKind::Fixed(j) => out = j.impulses(),
+            JointKind::Slider(j) => out = j.impulses(),
         }
         out
     }
