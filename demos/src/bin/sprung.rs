@@ -2,8 +2,8 @@
 //! ../shared/bench/SCENES.md, steps it, prints one JSON line per scene, and exits non-zero if a
 //! check fails. Progress goes to stderr.
 //!
-//! `--substeps N`, `--iterations N`, `--relax N` and `--baumgarte X` override the solver's
-//! defaults, to measure what each setting costs and buys.
+//! `--substeps N`, `--iterations N`, `--relax N`, `--baumgarte X`, `--joint-hertz X` and
+//! `--joint-damping X` override the solver's defaults, to measure what each costs and buys.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -12,7 +12,7 @@ use sprung_demos::json::Line;
 use sprung_demos::{catalogue, find, SceneSpec};
 
 fn usage() -> ExitCode {
-    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--baumgarte X]");
+    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--baumgarte X] [--joint-hertz X] [--joint-damping X]");
     eprintln!(
         "scenes: {}",
         catalogue()
@@ -39,7 +39,8 @@ fn main() -> ExitCode {
                 Some(n) => steps = Some(n),
                 None => return usage(),
             },
-            "--substeps" | "--iterations" | "--relax" | "--baumgarte" => {
+            "--substeps" | "--iterations" | "--relax" | "--baumgarte" | "--joint-hertz"
+            | "--joint-damping" => {
                 let Some(value) = rest.next().and_then(|n| n.parse::<f32>().ok()) else {
                     return usage();
                 };
@@ -47,6 +48,8 @@ fn main() -> ExitCode {
                     "--substeps" => settings.substeps = value as u32,
                     "--iterations" => settings.iterations = value as u32,
                     "--relax" => settings.relax_iterations = value as u32,
+                    "--joint-hertz" => settings.joint_hertz = value,
+                    "--joint-damping" => settings.joint_damping_ratio = value,
                     _ => settings.baumgarte = value,
                 }
             }
@@ -117,6 +120,8 @@ fn run(spec: &SceneSpec, steps: usize, settings: &sprung::SolverSettings) -> (St
         .number("iterations", s.iterations as f64)
         .number("relax_iterations", s.relax_iterations as f64)
         .number("baumgarte", s.baumgarte as f64)
+        .number("joint_hertz", s.joint_hertz as f64)
+        .number("joint_damping_ratio", s.joint_damping_ratio as f64)
         .boolean("warm_starting", s.warm_starting);
     let line = Line::default()
         .string("scene", spec.name)
