@@ -101,6 +101,7 @@ pub struct Joint {
     pub(crate) local_anchor_b: Point<Real>,
     pub(crate) collide: bool,
     pub(crate) impulses: [Real; 8],
+    pub(crate) break_force: Option<Real>,
 }
 
 impl Joint {
@@ -146,6 +147,7 @@ pub struct JointBuilder {
     local_anchor_a: Point<Real>,
     local_anchor_b: Point<Real>,
     collide: bool,
+    break_force: Option<Real>,
 }
 
 impl JointBuilder {
@@ -156,6 +158,7 @@ impl JointBuilder {
             local_anchor_a: anchor_a,
             local_anchor_b: anchor_b,
             collide: false,
+            break_force: None,
         }
     }
 
@@ -173,6 +176,7 @@ impl JointBuilder {
             local_anchor_a: anchor_a,
             local_anchor_b: anchor_b,
             collide: false,
+            break_force: None,
         }
     }
 
@@ -194,6 +198,7 @@ impl JointBuilder {
             local_anchor_a: target,
             local_anchor_b: anchor,
             collide: true,
+            break_force: None,
         }
     }
 
@@ -211,6 +216,7 @@ impl JointBuilder {
             local_anchor_a: Point::origin(),
             local_anchor_b: Point::origin(),
             collide: true,
+            break_force: None,
         }
     }
 
@@ -228,6 +234,7 @@ impl JointBuilder {
             local_anchor_a: Point::origin(),
             local_anchor_b: Point::origin(),
             collide: true,
+            break_force: None,
         }
     }
 
@@ -245,6 +252,7 @@ impl JointBuilder {
             local_anchor_a: Point::origin(),
             local_anchor_b: Point::origin(),
             collide: true,
+            break_force: None,
         }
     }
 
@@ -269,6 +277,7 @@ impl JointBuilder {
             local_anchor_a: anchor_a,
             local_anchor_b: anchor_b,
             collide: false,
+            break_force: None,
         }
     }
 
@@ -282,6 +291,7 @@ impl JointBuilder {
             local_anchor_a: anchor_a,
             local_anchor_b: anchor_b,
             collide: false,
+            break_force: None,
         }
     }
 
@@ -300,6 +310,7 @@ impl JointBuilder {
             local_anchor_a: anchor_a,
             local_anchor_b: anchor_b,
             collide: false,
+            break_force: None,
         }
     }
 
@@ -370,6 +381,13 @@ impl JointBuilder {
             d.holds_rest_length = false;
             d.spring = None;
         }
+        self
+    }
+
+    /// Breaks the joint when it holds with more than `force` (N; N m for angular ones): it is
+    /// removed and [`crate::Event::JointBroken`] says so.
+    pub fn break_force(mut self, force: Real) -> Self {
+        self.break_force = Some(force);
         self
     }
 
@@ -489,6 +507,12 @@ impl JointBuilder {
         if let Some(s) = spring {
             s.check().map_err(Error::Spring)?;
         }
+        if let Some(force) = self.break_force {
+            finite("break force", &[force])?;
+            if force <= 0.0 {
+                return Err(Error::NonPositive("break force"));
+            }
+        }
         Ok(Joint {
             kind: self.kind,
             body_a,
@@ -497,6 +521,7 @@ impl JointBuilder {
             local_anchor_b: self.local_anchor_b,
             collide: self.collide,
             impulses: [0.0; 8],
+            break_force: self.break_force,
         })
     }
 }

@@ -20,6 +20,7 @@
 mod body;
 mod collider;
 mod error;
+mod event;
 mod handle;
 mod integrate;
 mod joint;
@@ -29,6 +30,7 @@ mod world;
 pub use body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
 pub use collider::{Collider, ColliderBuilder, CollisionGroups};
 pub use error::Error;
+pub use event::Event;
 pub use handle::{BodyHandle, ColliderHandle};
 pub use joint::{Joint, JointBuilder, JointHandle, JointKind};
 pub use sprung_collision as collision;

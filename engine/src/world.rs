@@ -21,6 +21,7 @@ use sprung_solver::pgs::{Solver, SolverSettings};
 use crate::body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
 use crate::collider::{Collider, ColliderBuilder};
 use crate::error::{finite, Error};
+use crate::event::Event;
 use crate::handle::{Arena, BodyHandle, ColliderHandle};
 use crate::integrate;
 use crate::joint::{Joint, JointBuilder, JointHandle, JointKind};
@@ -88,6 +89,8 @@ pub struct World {
     solver_bodies: Vec<SolverBody>,
     pair_events: Vec<PairEvent>,
     kept_events: Vec<PairEvent>,
+    events: Vec<Event>,
+    broken: Vec<(JointHandle, Real)>,
 }
 
 impl Default for World {
@@ -116,6 +119,8 @@ impl World {
             solver_bodies: Vec::new(),
             pair_events: Vec::new(),
             kept_events: Vec::new(),
+            events: Vec::new(),
+            broken: Vec::new(),
         })
     }
 
@@ -559,6 +564,7 @@ impl World {
         self.store_impulses();
         let solve_ms = solve.elapsed().as_secs_f64() * 1e3;
         integrate::scatter(&mut self.bodies, &self.solver_bodies);
+        self.break_joints(dt);
         Ok(self.report(collide_ms, solve_ms))
     }
 
@@ -797,6 +803,37 @@ impl World {
     /// A solver body's mass and velocity as rows see them (static: none).
     fn motion(&self, index: u32) -> Motion {
         Motion::load(&self.solver_bodies, index)
+    }
+
+    /// The events of the steps so far, oldest first, emptying the list.
+    pub fn drain_events(&mut self) -> impl Iterator<Item = Event> + '_ {
+        self.events.drain(..)
+    }
+
+    /// Removes the joints that held with more than their breaking force, and says so.
+    fn break_joints(&mut self, dt: Real) {
+        let h = dt / self.settings.substeps.max(1) as Real;
+        self.broken.clear();
+        for j in &self.solver.joints {
+            let joint = self.joints.at(j.user_index);
+            let load = j.load(h);
+            if joint.break_force.is_some_and(|limit| load > limit) {
+                let handle = JointHandle {
+                    index: j.user_index,
+                    generation: self.joints.generation(j.user_index),
+                };
+                self.broken.push((handle, load));
+            }
+        }
+        for (handle, load) in std::mem::take(&mut self.broken) {
+            if let Ok(joint) = self.remove_joint(handle) {
+                self.events.push(Event::JointBroken {
+                    joint: handle,
+                    bodies: (joint.body_a, joint.body_b),
+                    load,
+                });
+            }
+        }
     }
 
     /// Hands each point's accumulated impulses back to the pair cache for the next warm start.

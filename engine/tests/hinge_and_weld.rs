@@ -217,3 +217,75 @@ fn a_slider_moves_only_along_its_axis_with_its_motor_and_limits() {
         d.dot(&axis)
     );
 }
+
+#[test]
+fn a_joint_breaks_past_its_breaking_force_and_says_so() {
+    use sprung::Event;
+    let mut world = World::default();
+    let hook = world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, 10.0, 0.0)))
+        .unwrap();
+    // Two 10 kg weights (about 98 N each) on ropes rated 150 N.
+    let light = world
+        .add_body(
+            RigidBodyBuilder::dynamic()
+                .translation(Vector::new(0.0, 9.0, 0.0))
+                .mass_properties(10.0, Vector::repeat(0.1)),
+        )
+        .unwrap();
+    let heavy = world
+        .add_body(
+            RigidBodyBuilder::dynamic()
+                .translation(Vector::new(3.0, 9.0, 0.0))
+                .mass_properties(10.0, Vector::repeat(0.1)),
+        )
+        .unwrap();
+    let rope = |x: Real| {
+        JointBuilder::ball(Point::new(x, 0.0, 0.0), Point::new(0.0, 1.0, 0.0)).break_force(150.0)
+    };
+    let holds = world.add_joint(rope(0.0), hook, light).unwrap();
+    let snaps = world.add_joint(rope(3.0), hook, heavy).unwrap();
+    for _ in 0..60 {
+        world.step(DT).unwrap();
+    }
+    assert!(
+        world.drain_events().next().is_none(),
+        "98 N on a 150 N rope"
+    );
+    // Pull the second weight down with 100 N more: 198 N > 150 N.
+    for _ in 0..10 {
+        world
+            .apply_force(heavy, Vector::new(0.0, -100.0, 0.0))
+            .unwrap();
+        world.step(DT).unwrap();
+    }
+    let events: Vec<Event> = world.drain_events().collect();
+    assert_eq!(events.len(), 1, "{events:?}");
+    match events[0] {
+        Event::JointBroken {
+            joint,
+            bodies,
+            load,
+        } => {
+            assert_eq!(joint, snaps);
+            assert_eq!(bodies, (hook, heavy));
+            assert!(load > 150.0 && load < 250.0, "broke at {load} N");
+        }
+    }
+    assert!(world.joint(snaps).is_none() && world.joint(holds).is_some());
+    for _ in 0..30 {
+        world.step(DT).unwrap();
+    }
+    assert!(
+        world.body(heavy).unwrap().translation().y < 8.0,
+        "the freed weight falls"
+    );
+    assert!((world.body(light).unwrap().translation().y - 9.0).abs() < 0.01);
+    assert!(world
+        .add_joint(
+            JointBuilder::ball(Point::origin(), Point::origin()).break_force(0.0),
+            hook,
+            light
+        )
+        .is_err());
+}

@@ -213,6 +213,24 @@ impl JointConstraint {
         }
     }
 
+    /// The force (N) or torque (N m) the joint holds with, from the impulses of the last
+    /// substep of length `h`: what a breaking force is compared with.
+    pub fn load(&self, h: Real) -> Real {
+        let impulse = match &self.kind {
+            JointKind::Ball(j) => j.impulse().norm(),
+            JointKind::Hinge(j) => j.point.impulse().norm(),
+            JointKind::Fixed(j) => j.point.impulse().norm(),
+            JointKind::Distance(j) => j.rows.iter().map(|r| r.impulse).sum::<Real>().abs(),
+            JointKind::Slider(j) => {
+                let along: Real = j.rows[5..].iter().map(|r| r.impulse).sum();
+                (j.rows[3].impulse.powi(2) + j.rows[4].impulse.powi(2) + along * along).sqrt()
+            }
+            JointKind::Upright(j) => (j.rows[0].impulse.powi(2) + j.rows[1].impulse.powi(2)).sqrt(),
+            JointKind::Motor(j) => j.row.impulse.abs(),
+        };
+        impulse / h
+    }
+
     /// The accumulated impulses to carry to the next step (N s): point rows as a world vector
     /// first, then the joint's other rows in order.
     pub fn impulses(&self) -> [Real; 8] {
