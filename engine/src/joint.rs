@@ -58,6 +58,8 @@ pub enum JointKind {
         /// Directions across the axis, in A's and B's frames, that coincide at angle zero
         /// (filled in when the joint is added).
         references: (Vector<Real>, Vector<Real>),
+        /// A soft hinge: a spring instead of rigid point and alignment rows.
+        spring: Option<Spring>,
     },
     /// A slider: B keeps A's orientation (as when added) and moves only along `axis_a` (A's
     /// frame), with optional limits (m, zero being the pose when added) and a motor (target
@@ -71,11 +73,15 @@ pub enum JointKind {
         motor: Option<(Real, Real)>,
         /// `q_a^-1 q_b` when added.
         relative: Rotation<Real>,
+        /// A soft slider: a spring instead of rigid orientation and across-axis rows.
+        spring: Option<Spring>,
     },
     /// A weld: B keeps the orientation relative to A it had when the joint was added.
     Fixed {
         /// `q_a^-1 q_b` when added.
         relative: Rotation<Real>,
+        /// A soft weld: a spring on position and orientation instead of rigid rows.
+        spring: Option<Spring>,
     },
     /// Drives the body's velocity along (linear) or about (angular) a world axis towards a
     /// speed, with at most `max_force` (N, or N m).
@@ -271,6 +277,7 @@ impl JointBuilder {
             limits: None,
             motor: None,
             references: (Vector::zeros(), Vector::zeros()),
+            spring: None,
         };
         JointBuilder {
             kind,
@@ -285,6 +292,7 @@ impl JointBuilder {
     pub fn fixed(anchor_a: Point<Real>, anchor_b: Point<Real>) -> Self {
         let kind = JointKind::Fixed {
             relative: Rotation::identity(),
+            spring: None,
         };
         JointBuilder {
             kind,
@@ -304,6 +312,7 @@ impl JointBuilder {
             limits: None,
             motor: None,
             relative: Rotation::identity(),
+            spring: None,
         };
         JointBuilder {
             kind,
@@ -347,7 +356,8 @@ impl JointBuilder {
     }
 
     /// Makes the joint soft: a spring instead of a rigid constraint (ball: on all three axes;
-    /// distance: towards the rest length).
+    /// distance: towards the rest length; hinge, slider, weld: on every row they hold rigidly
+    /// but their limits and motor).
     pub fn spring(mut self, spring: Spring) -> Self {
         match &mut self.kind {
             JointKind::Ball { spring: s } => *s = Some(spring),
@@ -358,10 +368,10 @@ impl JointBuilder {
             JointKind::Attachment { spring: s, .. } | JointKind::Upright { spring: s, .. } => {
                 *s = spring
             }
-            JointKind::Motor { .. }
-            | JointKind::Hinge { .. }
-            | JointKind::Fixed { .. }
-            | JointKind::Slider { .. } => {}
+            JointKind::Hinge { spring: s, .. }
+            | JointKind::Fixed { spring: s, .. }
+            | JointKind::Slider { spring: s, .. } => *s = Some(spring),
+            JointKind::Motor { .. } => {}
         }
         self
     }
@@ -468,7 +478,7 @@ impl JointBuilder {
                 }
                 None
             }
-            JointKind::Fixed { .. } => None,
+            JointKind::Fixed { spring, .. } => *spring,
             JointKind::Slider {
                 axis_a,
                 limits,

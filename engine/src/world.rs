@@ -225,7 +225,7 @@ impl World {
             self.bodies.at(b.index).pose.rotation,
         );
         match &mut joint.kind {
-            JointKind::Fixed { relative } => *relative = qa.inverse() * qb,
+            JointKind::Fixed { relative, .. } => *relative = qa.inverse() * qb,
             JointKind::Slider {
                 axis_a, relative, ..
             } => {
@@ -716,6 +716,7 @@ impl World {
                     limits,
                     motor,
                     references,
+                    spring,
                 } => {
                     let (qa, qb) = (ba.pose.rotation, bb.pose.rotation);
                     let settings = HingeSettings {
@@ -725,13 +726,14 @@ impl World {
                         reference_b: qb * references.1,
                         limits: *limits,
                         motor: *motor,
+                        spring: *spring,
                     };
                     Rows::Hinge(HingeJoint::new(&frame, &a, &b, settings, h, &impulses))
                 }
-                JointKind::Fixed { relative } => {
+                JointKind::Fixed { relative, spring } => {
                     let start = (ba.pose.rotation, bb.pose.rotation);
                     Rows::Fixed(FixedJoint::new(
-                        &frame, &a, &b, *relative, start, h, &impulses,
+                        &frame, &a, &b, *relative, start, *spring, h, &impulses,
                     ))
                 }
                 JointKind::Slider {
@@ -739,12 +741,14 @@ impl World {
                     limits,
                     motor,
                     relative,
+                    spring,
                 } => {
                     let start = (ba.pose.rotation, bb.pose.rotation);
                     let settings = SliderSettings {
                         axis_a: start.0 * axis_a,
                         limits: *limits,
                         motor: *motor,
+                        spring: *spring,
                     };
                     Rows::Slider(SliderJoint::new(
                         &frame, &a, &b, settings, *relative, start, &impulses,

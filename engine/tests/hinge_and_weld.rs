@@ -289,3 +289,53 @@ fn a_joint_breaks_past_its_breaking_force_and_says_so() {
         )
         .is_err());
 }
+
+/// Hinges, sliders and welds may be soft: held at the anchor by a spring, a body hangs g / w^2
+/// below it, as a mass on a spring of that frequency does.
+#[test]
+fn soft_hinges_sliders_and_welds_sag_as_springs_do() {
+    use sprung::Spring;
+    let hertz = 2.0;
+    let expected = 9.81 / (2.0 * std::f32::consts::PI * hertz).powi(2);
+    let spring = Spring::Frequency {
+        hertz,
+        damping_ratio: 1.0,
+    };
+    let builders = [
+        (
+            "weld",
+            JointBuilder::fixed(Point::origin(), Point::origin()).spring(spring),
+        ),
+        (
+            "hinge",
+            JointBuilder::hinge(Point::origin(), Point::origin(), Vector::z(), Vector::z())
+                .spring(spring),
+        ),
+        // A horizontal slider: gravity pulls across its axis, on the soft rows.
+        (
+            "slider",
+            JointBuilder::slider(Point::origin(), Point::origin(), Vector::x()).spring(spring),
+        ),
+    ];
+    for (name, builder) in builders {
+        let mut world = World::default();
+        let anchor = world
+            .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, 5.0, 0.0)))
+            .unwrap();
+        let body = world
+            .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 5.0, 0.0)))
+            .unwrap();
+        world
+            .add_collider(ColliderBuilder::cuboid(0.2, 0.2, 0.2), body)
+            .unwrap();
+        world.add_joint(builder, anchor, body).unwrap();
+        for _ in 0..240 {
+            world.step(DT).unwrap();
+        }
+        let sag = 5.0 - world.body(body).unwrap().translation().y;
+        assert!(
+            (sag - expected).abs() < 0.05 * expected,
+            "{name}: sagged {sag} m, g / w^2 = {expected} m"
+        );
+    }
+}

@@ -11,11 +11,11 @@
 //! Angles and axes are measured on the bodies' current orientation (their rotation since the
 //! step began), like every joint's anchors.
 
-use super::{BallJoint, JointFrame, JointSettings};
+use super::{position_softness, BallJoint, JointFrame, JointSettings};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::row::Row;
-use crate::softness::Softness;
+use crate::softness::{Softness, Spring};
 use crate::{Quaternion, Real, Vector};
 
 /// How a hinge is set, in world space at the start of the step.
@@ -33,6 +33,8 @@ pub struct HingeSettings {
     pub limits: Option<(Real, Real)>,
     /// Motor: target speed (rad/s) and maximum torque (N m).
     pub motor: Option<(Real, Real)>,
+    /// A soft hinge: this spring instead of rigid point and alignment rows.
+    pub spring: Option<Spring>,
 }
 
 /// A hinge's rows: the point rows, then align, align, lower, upper, motor.
@@ -72,7 +74,7 @@ impl HingeJoint {
             frame,
             a,
             b,
-            None,
+            settings.spring,
             h,
             Vector::new(impulses[0], impulses[1], impulses[2]),
         );
@@ -155,10 +157,10 @@ impl HingeJoint {
         }
         let error = axis_a.cross(&axis_b);
         let [t1, t2] = tangents(&axis_a);
-        let soft = settings.rigid(use_bias);
         for (k, dir) in [t1, t2].iter().enumerate() {
             let row = &mut self.rows[k];
             *row = angular_row(dir, a, b, row.impulse);
+            let soft = position_softness(self.settings.spring.as_ref(), row, settings, h, use_bias);
             row.solve(
                 a,
                 b,
@@ -185,6 +187,8 @@ pub struct FixedJoint {
     relative: Quaternion,
     /// The bodies' orientations at the start of the step.
     start: (Quaternion, Quaternion),
+    /// A soft weld: this spring instead of rigid rows.
+    spring: Option<Spring>,
 }
 
 impl FixedJoint {
@@ -195,6 +199,7 @@ impl FixedJoint {
         b: &Motion,
         relative: Quaternion,
         start: (Quaternion, Quaternion),
+        spring: Option<Spring>,
         h: Real,
         impulses: &[Real; 8],
     ) -> Self {
@@ -202,7 +207,7 @@ impl FixedJoint {
             frame,
             a,
             b,
-            None,
+            spring,
             h,
             Vector::new(impulses[0], impulses[1], impulses[2]),
         );
@@ -212,6 +217,7 @@ impl FixedJoint {
             rows,
             relative,
             start,
+            spring,
         }
     }
 
@@ -237,15 +243,16 @@ impl FixedJoint {
         separation: &Vector,
         anchors: &(Vector, Vector),
         settings: &JointSettings,
+        h: Real,
         use_bias: bool,
     ) {
         let q_a = a.delta_rotation * self.start.0;
         let q_b = b.delta_rotation * self.start.1;
         let error = (q_b * (q_a * self.relative).inverse()).scaled_axis();
-        let soft = settings.rigid(use_bias);
         for (k, row) in self.rows.iter_mut().enumerate() {
             let dir = Vector::ith(k, 1.0);
             *row = angular_row(&dir, a, b, row.impulse);
+            let soft = position_softness(self.spring.as_ref(), row, settings, h, use_bias);
             row.solve(
                 a,
                 b,
@@ -270,6 +277,8 @@ pub struct SliderSettings {
     pub limits: Option<(Real, Real)>,
     /// Motor: target speed (m/s) and maximum force (N).
     pub motor: Option<(Real, Real)>,
+    /// A soft slider: this spring instead of rigid angular and across-axis rows.
+    pub spring: Option<Spring>,
 }
 
 /// A slider (prismatic) joint: B keeps A's orientation and moves only along A's axis.
@@ -298,18 +307,25 @@ impl SliderJoint {
         impulses: &[Real; 8],
     ) -> Self {
         let mut rows = [Row::default(); 8];
+        // The rows in the directions `solve` gives them, so that warm starting applies last
+        // step's impulses where they acted: across the axis for rows 3 and 4, along it after.
+        let [t1, t2] = tangents(&settings.axis_a);
+        let lever_a = frame.anchor_a + frame.separation;
         for (k, row) in rows.iter_mut().enumerate() {
-            *row = if k < 3 {
-                angular_row(&Vector::ith(k, 1.0), a, b, impulses[k])
-            } else {
-                JointFrame::row(
+            *row = match k {
+                0..=2 => angular_row(&Vector::ith(k, 1.0), a, b, impulses[k]),
+                3 | 4 => {
+                    let dir = if k == 3 { t1 } else { t2 };
+                    JointFrame::row(&dir, &lever_a, &frame.anchor_b, a, b, impulses[k])
+                }
+                _ => JointFrame::row(
                     &settings.axis_a,
-                    &frame.anchor_a,
+                    &lever_a,
                     &frame.anchor_b,
                     a,
                     b,
                     impulses[k],
-                )
+                ),
             };
         }
         SliderJoint {
@@ -373,12 +389,13 @@ impl SliderJoint {
         for k in 0..3 {
             let row = &mut self.rows[k];
             *row = angular_row(&Vector::ith(k, 1.0), a, b, row.impulse);
+            let soft = position_softness(s.spring.as_ref(), row, settings, h, use_bias);
             row.solve(
                 a,
                 b,
                 0.0,
-                rigid.bias_rate * error[k],
-                &rigid,
+                soft.bias_rate * error[k],
+                &soft,
                 Real::NEG_INFINITY,
                 Real::INFINITY,
             );
@@ -386,12 +403,13 @@ impl SliderJoint {
         for (k, dir) in tangents(&axis).iter().enumerate() {
             let row = &mut self.rows[3 + k];
             *row = JointFrame::row(dir, &lever_a, r_b, a, b, row.impulse);
+            let soft = position_softness(s.spring.as_ref(), row, settings, h, use_bias);
             row.solve(
                 a,
                 b,
                 0.0,
-                rigid.bias_rate * separation.dot(dir),
-                &rigid,
+                soft.bias_rate * separation.dot(dir),
+                &soft,
                 Real::NEG_INFINITY,
                 Real::INFINITY,
             );

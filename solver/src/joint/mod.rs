@@ -176,7 +176,7 @@ impl JointConstraint {
                 j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
             }
             JointKind::Fixed(j) => {
-                j.solve(&mut a, &mut b, &separation, &anchors, settings, use_bias)
+                j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
             }
             JointKind::Slider(j) => {
                 j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
@@ -245,6 +245,21 @@ impl JointConstraint {
             JointKind::Slider(j) => out = j.impulses(),
         }
         out
+    }
+}
+
+/// The softness of one of a joint's position rows: its spring's if the joint is soft, else the
+/// rigid stabilisation (while biased).
+fn position_softness(
+    spring: Option<&Spring>,
+    row: &Row,
+    settings: &JointSettings,
+    h: Real,
+    use_bias: bool,
+) -> Softness {
+    match spring {
+        Some(spring) => spring_softness(spring, row, h),
+        None => settings.rigid(use_bias),
     }
 }
 
