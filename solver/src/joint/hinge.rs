@@ -193,6 +193,7 @@ pub struct FixedJoint {
 
 impl FixedJoint {
     /// Rows holding B at `relative` to A; `start` are the bodies' orientations now.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         frame: &JointFrame,
         a: &Motion,
@@ -236,6 +237,7 @@ impl FixedJoint {
         ]
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn solve(
         &mut self,
         a: &mut Motion,
