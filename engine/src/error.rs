@@ -28,6 +28,8 @@ pub enum Error {
     SameBody,
     /// The call does not apply to this kind of joint.
     WrongJointKind,
+    /// A value outside its allowed range; says which and what the range is.
+    OutOfRange(&'static str),
 }
 
 impl fmt::Display for Error {
@@ -43,6 +45,7 @@ impl fmt::Display for Error {
             Error::Spring(e) => write!(f, "invalid spring: {e}"),
             Error::SameBody => write!(f, "a joint must join two different bodies"),
             Error::WrongJointKind => write!(f, "this call does not apply to this kind of joint"),
+            Error::OutOfRange(what) => write!(f, "{what}"),
         }
     }
 }

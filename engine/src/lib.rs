@@ -24,6 +24,7 @@ mod event;
 mod handle;
 mod integrate;
 mod joint;
+mod mass_spring;
 mod stepper;
 mod world;
 
@@ -39,6 +40,12 @@ pub use sprung_solver::pgs::SolverSettings;
 pub use sprung_solver::softness::Spring;
 pub use stepper::FixedStepper;
 pub use world::{StepReport, World};
+
+/// Springs outside the rigid-body solver: the position-based mass-spring system for ropes and
+/// cloth.
+pub mod spring {
+    pub use crate::mass_spring::MassSpring;
+}
 
 /// The math types sprung uses (parry3d's, f32).
 pub use parry3d::math;

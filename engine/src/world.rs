@@ -327,6 +327,22 @@ impl World {
         self.joints.get(handle.index, handle.generation)
     }
 
+    /// Calls `f` on every collider whose (fattened) bounding box overlaps `aabb`, as of the last
+    /// step: the broad phase prunes, the caller tests the shapes.
+    pub fn colliders_in(
+        &self,
+        aabb: &parry3d::bounding_volume::Aabb,
+        mut f: impl FnMut(&Collider),
+    ) {
+        self.broad_phase.query_aabb(aabb, |proxy| {
+            if let Some(&slot) = self.proxy_colliders.get(proxy.0 as usize) {
+                if slot != u32::MAX {
+                    f(self.colliders.at(slot));
+                }
+            }
+        });
+    }
+
     /// Every joint with its handle, in a fixed order.
     pub fn joints(&self) -> impl Iterator<Item = (JointHandle, &Joint)> {
         self.joints.iter().map(|(index, joint)| {

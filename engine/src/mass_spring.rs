@@ -1,0 +1,227 @@
+//! A position-based mass-spring system for ropes and cloth that cannot explode.
+//!
+//! Points move by Verlet integration in positions only (the step's velocity is the last
+//! displacement, gravity a displacement per update), and springs are not forces but position
+//! corrections: each pulls its two points towards its rest length by a fraction `elasticity`
+//! of the error, between 0 (slack) and 2 (mirrored past the rest length); beyond 2 a correction
+//! would overshoot by more than the error and is refused. Pinned points stay put. Points collide
+//! one way with a world's colliders: pushed out of them, never pushing.
+//! (After the article "how to make a mass-spring model that never explodes", seeds/001.)
+//!
+//! The article notes that without damping the elasticity must stay under 1. The reason, for one
+//! spring whose error is e: Verlet carries the correction into the next update, e' = (1 - s)
+//! (e + k v), whose growth factor leaves the unit circle once `c = s - 1 > 0` and the kept
+//! velocity fraction `k` exceeds `(1 - c) / (2 c)`. So above 1 the system keeps at most that
+//! fraction of the velocity (less a margin): the damping the elasticity needs is applied, not
+//! left to the user to find. At 2 it keeps none: the springs then relax the shape each update.
+
+use parry3d::bounding_volume::Aabb;
+use parry3d::math::{Point, Real, Vector};
+
+use crate::error::{finite, Error};
+use crate::world::World;
+
+/// A spring between two points: its rest length is their distance when it was added.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Link {
+    a: u32,
+    b: u32,
+    rest: Real,
+}
+
+/// Ropes and cloth as points and position-correcting springs.
+///
+/// ```
+/// use sprung::spring::MassSpring;
+/// use sprung::math::{Point, Vector};
+///
+/// // A 2 m rope of 11 points hanging from its first.
+/// let mut rope = MassSpring::new(1.0, Vector::new(0.0, -9.81, 0.0), 1.0 / 60.0).unwrap();
+/// let mut previous = rope.add_point(Point::new(0.0, 5.0, 0.0), true).unwrap();
+/// for i in 1..=10 {
+///     let p = rope.add_point(Point::new(0.2 * i as f32, 5.0, 0.0), false).unwrap();
+///     rope.add_spring(previous, p).unwrap();
+///     previous = p;
+/// }
+/// for _ in 0..600 {
+///     rope.update(None);
+/// }
+/// assert!(rope.point(10).y < 3.2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct MassSpring {
+    points: Vec<Point<Real>>,
+    previous: Vec<Point<Real>>,
+    pinned: Vec<bool>,
+    links: Vec<Link>,
+    elasticity: Real,
+    /// Gravity as a displacement per update (m): g dt^2.
+    fall: Vector<Real>,
+    /// Fraction of each update's velocity kept (1 - damping), in [0, 1].
+    keep: Real,
+    /// Passes over the springs per update.
+    pub iterations: u32,
+    /// How far points stay from colliders' surfaces (m).
+    pub radius: Real,
+}
+
+impl MassSpring {
+    /// An empty system: springs of `elasticity` (in [0, 2]), `gravity` (m/s^2), updated every
+    /// `dt` (s). Damping 1% of the velocity per update, 8 passes over the springs.
+    pub fn new(elasticity: Real, gravity: Vector<Real>, dt: Real) -> Result<Self, Error> {
+        finite("elasticity", &[elasticity])?;
+        finite("gravity", gravity.as_slice())?;
+        if !(0.0..=2.0).contains(&elasticity) {
+            return Err(Error::OutOfRange("elasticity must be within [0, 2]"));
+        }
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Error::InvalidTimeStep);
+        }
+        Ok(MassSpring {
+            points: Vec::new(),
+            previous: Vec::new(),
+            pinned: Vec::new(),
+            links: Vec::new(),
+            elasticity,
+            fall: gravity * dt * dt,
+            keep: 0.99,
+            iterations: 8,
+            radius: 0.02,
+        })
+    }
+
+    /// Keeps `1 - damping` of each update's velocity (`damping` in [0, 1]).
+    pub fn set_damping(&mut self, damping: Real) -> Result<(), Error> {
+        if !(0.0..=1.0).contains(&damping) {
+            return Err(Error::OutOfRange("damping must be within [0, 1]"));
+        }
+        self.keep = 1.0 - damping;
+        Ok(())
+    }
+
+    /// Adds a point at rest at `at`; a pinned point never moves. Returns its index.
+    pub fn add_point(&mut self, at: Point<Real>, pinned: bool) -> Result<usize, Error> {
+        finite("point", at.coords.as_slice())?;
+        self.points.push(at);
+        self.previous.push(at);
+        self.pinned.push(pinned);
+        Ok(self.points.len() - 1)
+    }
+
+    /// Joins points `a` and `b` by a spring whose rest length is their distance now.
+    pub fn add_spring(&mut self, a: usize, b: usize) -> Result<(), Error> {
+        if a >= self.points.len() || b >= self.points.len() || a == b {
+            return Err(Error::OutOfRange(
+                "spring points must be two existing points",
+            ));
+        }
+        let rest = (self.points[b] - self.points[a]).norm();
+        self.links.push(Link {
+            a: a as u32,
+            b: b as u32,
+            rest,
+        });
+        Ok(())
+    }
+
+    /// Puts a point at `at`, at rest (a pinned one too: this is how a rope's end is carried).
+    pub fn set_point(&mut self, index: usize, at: Point<Real>) -> Result<(), Error> {
+        finite("point", at.coords.as_slice())?;
+        if index >= self.points.len() {
+            return Err(Error::OutOfRange("no such point"));
+        }
+        self.points[index] = at;
+        self.previous[index] = at;
+        Ok(())
+    }
+
+    /// Where point `index` is (panics on an index that was never returned by `add_point`).
+    pub fn point(&self, index: usize) -> Point<Real> {
+        self.points[index]
+    }
+
+    /// All points.
+    pub fn points(&self) -> &[Point<Real>] {
+        &self.points
+    }
+
+    /// One update: Verlet in positions, then the springs' corrections, then the world's
+    /// colliders pushing points out (if a world is given).
+    pub fn update(&mut self, world: Option<&World>) {
+        let c = self.elasticity - 1.0;
+        let keep = if c > 0.0 {
+            self.keep.min(0.9 * (1.0 - c) / (2.0 * c))
+        } else {
+            self.keep
+        };
+        for i in 0..self.points.len() {
+            if self.pinned[i] {
+                self.previous[i] = self.points[i];
+                continue;
+            }
+            let velocity = (self.points[i] - self.previous[i]) * keep;
+            self.previous[i] = self.points[i];
+            self.points[i] += velocity + self.fall;
+        }
+        for _ in 0..self.iterations {
+            for link in &self.links {
+                let (a, b) = (link.a as usize, link.b as usize);
+                let d = self.points[b] - self.points[a];
+                let length = d.norm();
+                if length <= Real::EPSILON {
+                    continue;
+                }
+                let error = d * ((length - link.rest) / length * self.elasticity);
+                match (self.pinned[a], self.pinned[b]) {
+                    (false, false) => {
+                        self.points[a] += error * 0.5;
+                        self.points[b] -= error * 0.5;
+                    }
+                    (false, true) => self.points[a] += error,
+                    (true, false) => self.points[b] -= error,
+                    (true, true) => {}
+                }
+            }
+        }
+        if let Some(world) = world {
+            self.collide(world);
+        }
+    }
+
+    /// Pushes every free point out of the world's colliders, `radius` from their surfaces.
+    fn collide(&mut self, world: &World) {
+        let r = self.radius;
+        for (i, p) in self.points.iter_mut().enumerate() {
+            if self.pinned[i] {
+                continue;
+            }
+            let probe = Aabb::new(*p - Vector::repeat(r), *p + Vector::repeat(r));
+            world.colliders_in(&probe, |collider| {
+                let projection =
+                    collider
+                        .shape()
+                        .as_parry()
+                        .project_point(collider.world_pose(), p, true);
+                let to_surface = projection.point - *p;
+                let distance = to_surface.norm();
+                if projection.is_inside {
+                    // Inside (solid projection returns the point itself): out along the nearest
+                    // surface, found by projecting onto the boundary.
+                    let boundary =
+                        collider
+                            .shape()
+                            .as_parry()
+                            .project_point(collider.world_pose(), p, false);
+                    let out = boundary.point - *p;
+                    if let Some(dir) = out.try_normalize(1.0e-9) {
+                        *p = boundary.point + dir * r;
+                    }
+                } else if distance < r {
+                    if let Some(dir) = (-to_surface).try_normalize(1.0e-9) {
+                        *p = projection.point + dir * r;
+                    }
+                }
+            });
+        }
+    }
+}
