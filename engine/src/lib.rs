@@ -25,6 +25,7 @@ mod handle;
 mod integrate;
 mod joint;
 mod mass_spring;
+mod pd;
 mod stepper;
 mod world;
 
@@ -42,9 +43,10 @@ pub use stepper::FixedStepper;
 pub use world::{StepReport, World};
 
 /// Springs outside the rigid-body solver: the position-based mass-spring system for ropes and
-/// cloth.
+/// cloth, and the PD controller that drives a body with the implicit spring formula.
 pub mod spring {
     pub use crate::mass_spring::MassSpring;
+    pub use crate::pd::PdController;
 }
 
 /// The math types sprung uses (parry3d's, f32).
