@@ -7,7 +7,7 @@ fn run(name: &str, steps: usize) -> sprung_demos::Scene {
     let spec = find(name).unwrap();
     let mut scene = (spec.build)();
     for _ in 0..steps {
-        scene.world.step(spec.dt).unwrap();
+        scene.step(spec.dt).unwrap();
     }
     scene
 }
@@ -52,4 +52,17 @@ fn stepping_is_deterministic() {
     // And the scene did move (the hash is not of a frozen world).
     let c = run("pyramid3d", 121);
     assert_ne!(hash(&a), hash(&c));
+}
+
+#[test]
+fn spring_net_and_the_toolkit_scenes_pass() {
+    for name in ["spring_net", "rope", "cloth"] {
+        let spec = find(name).unwrap();
+        let scene = run(name, spec.steps);
+        let figures = scene.figures();
+        assert!(
+            !figures.is_empty() && figures.iter().all(|f| f.ok),
+            "{name}: {figures:?}"
+        );
+    }
 }

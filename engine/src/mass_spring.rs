@@ -145,7 +145,25 @@ impl MassSpring {
         &self.points
     }
 
-    /// One update: Verlet in positions, then the springs' corrections, then the world's
+    /// The largest length / rest length over the springs.
+    pub fn max_stretch(&self) -> Real {
+        self.links
+            .iter()
+            .filter(|l| l.rest > 0.0)
+            .map(|l| (self.points[l.b as usize] - self.points[l.a as usize]).norm() / l.rest)
+            .fold(0.0, Real::max)
+    }
+
+    /// The largest distance a point moved in the last update (m): near zero at rest.
+    pub fn last_motion(&self) -> Real {
+        self.points
+            .iter()
+            .zip(&self.previous)
+            .map(|(p, q)| (p - q).norm())
+            .fold(0.0, Real::max)
+    }
+
+    /// One update: Verlet in positions, then passes of the springs' corrections and the world's
     /// colliders pushing points out (if a world is given).
     pub fn update(&mut self, world: Option<&World>) {
         let c = self.elasticity - 1.0;
@@ -163,28 +181,35 @@ impl MassSpring {
             self.previous[i] = self.points[i];
             self.points[i] += velocity + self.fall;
         }
+        // Springs and colliders are projected together, pass after pass, so that neither
+        // undoes the other (a rope over an edge keeps its length and stays out of the edge).
         for _ in 0..self.iterations {
-            for link in &self.links {
-                let (a, b) = (link.a as usize, link.b as usize);
-                let d = self.points[b] - self.points[a];
-                let length = d.norm();
-                if length <= Real::EPSILON {
-                    continue;
-                }
-                let error = d * ((length - link.rest) / length * self.elasticity);
-                match (self.pinned[a], self.pinned[b]) {
-                    (false, false) => {
-                        self.points[a] += error * 0.5;
-                        self.points[b] -= error * 0.5;
-                    }
-                    (false, true) => self.points[a] += error,
-                    (true, false) => self.points[b] -= error,
-                    (true, true) => {}
-                }
+            self.relax_springs();
+            if let Some(world) = world {
+                self.collide(world);
             }
         }
-        if let Some(world) = world {
-            self.collide(world);
+    }
+
+    /// One pass over the springs.
+    fn relax_springs(&mut self) {
+        for link in &self.links {
+            let (a, b) = (link.a as usize, link.b as usize);
+            let d = self.points[b] - self.points[a];
+            let length = d.norm();
+            if length <= Real::EPSILON {
+                continue;
+            }
+            let error = d * ((length - link.rest) / length * self.elasticity);
+            match (self.pinned[a], self.pinned[b]) {
+                (false, false) => {
+                    self.points[a] += error * 0.5;
+                    self.points[b] -= error * 0.5;
+                }
+                (false, true) => self.points[a] += error,
+                (true, false) => self.points[b] -= error,
+                (true, true) => {}
+            }
         }
     }
 

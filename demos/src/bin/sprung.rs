@@ -90,7 +90,7 @@ fn run(spec: &SceneSpec, steps: usize, settings: &sprung::SolverSettings) -> (St
     let mut failed_step = None;
     for step in 0..steps {
         let start = Instant::now();
-        match scene.world.step(spec.dt) {
+        match scene.step(spec.dt) {
             Ok(report) => {
                 collide += report.collide_ms;
                 solve += report.solve_ms;

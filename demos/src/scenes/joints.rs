@@ -62,6 +62,7 @@ pub fn joint_grid() -> Scene {
         world,
         tracked,
         check: Check::Joints { max_error: 0.05 },
+        mass_spring: None,
     }
 }
 
@@ -131,14 +132,16 @@ pub fn spring_net() -> Scene {
             .add_joint(joint, anchor, corner)
             .expect("valid corner spring");
     }
+    let check = Check::SpringNet {
+        rest_length: 0.5,
+        stretch: (1.358, 0.03),
+        min_y: (12.69, 0.1),
+        max_speed: 0.05,
+    };
     Scene {
         world,
         tracked,
-        check: Check::SpringNet {
-            rest_length: 0.5,
-            stretch: (1.358, 0.03),
-            min_y: (12.69, 0.1),
-            max_speed: 0.05,
-        },
+        check,
+        mass_spring: None,
     }
 }

@@ -2,6 +2,7 @@
 
 mod joints;
 mod pyramid;
+mod soft;
 
 use sprung::math::{Isometry, Real, Vector};
 use sprung::{BodyHandle, ColliderBuilder, JointKind, RigidBodyBuilder, World};
@@ -28,6 +29,8 @@ pub struct Scene {
     pub tracked: Vec<(BodyHandle, Isometry<Real>)>,
     /// What to check after the run.
     pub check: Check,
+    /// A rope or cloth of the spring toolkit, updated with the world.
+    pub mass_spring: Option<sprung::spring::MassSpring>,
 }
 
 /// A scene's pass criteria (SCENES.md).
@@ -46,6 +49,15 @@ pub enum Check {
     Joints {
         /// Largest allowed anchor separation (m).
         max_error: Real,
+    },
+    /// A rope or cloth: finite, its springs near their length, above `floor`, at rest.
+    MassSpring {
+        /// Largest allowed length / rest length of its springs.
+        max_stretch: Real,
+        /// Lowest allowed point (m).
+        floor: Real,
+        /// Largest allowed displacement of a point in the last update (m).
+        max_motion: Real,
     },
     /// The spring net: finite, stretched as physics says, hanging where physics says, at rest.
     SpringNet {
@@ -72,6 +84,15 @@ pub struct Figure {
 }
 
 impl Scene {
+    /// One step of `dt`: the world, then its rope or cloth against the world's colliders.
+    pub fn step(&mut self, dt: Real) -> Result<sprung::StepReport, sprung::Error> {
+        let report = self.world.step(dt)?;
+        if let Some(m) = &mut self.mass_spring {
+            m.update(Some(&self.world));
+        }
+        Ok(report)
+    }
+
     /// Measures the scene's checks now.
     pub fn figures(&self) -> Vec<Figure> {
         match self.check {
@@ -110,6 +131,48 @@ impl Scene {
                         name: "min_y",
                         value: lowest,
                         ok: lowest > min_y as f64,
+                    },
+                ]
+            }
+            Check::MassSpring {
+                max_stretch,
+                floor,
+                max_motion,
+            } => {
+                let Some(m) = &self.mass_spring else {
+                    return Vec::new();
+                };
+                let finite = m
+                    .points()
+                    .iter()
+                    .all(|p| p.coords.iter().all(|x| x.is_finite()));
+                let stretch = m.max_stretch() as f64;
+                let lowest = m
+                    .points()
+                    .iter()
+                    .map(|p| p.y as f64)
+                    .fold(f64::INFINITY, f64::min);
+                let motion = m.last_motion() as f64;
+                vec![
+                    Figure {
+                        name: "finite",
+                        value: if finite { 1.0 } else { 0.0 },
+                        ok: finite,
+                    },
+                    Figure {
+                        name: "max_stretch",
+                        value: stretch,
+                        ok: stretch < max_stretch as f64,
+                    },
+                    Figure {
+                        name: "min_y",
+                        value: lowest,
+                        ok: lowest > floor as f64,
+                    },
+                    Figure {
+                        name: "max_motion",
+                        value: motion,
+                        ok: motion < max_motion as f64,
                     },
                 ]
             }
@@ -227,6 +290,18 @@ pub fn catalogue() -> &'static [SceneSpec] {
             steps: 600,
             dt: 1.0 / 60.0,
             build: joints::spring_net,
+        },
+        SceneSpec {
+            name: "rope",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: soft::rope,
+        },
+        SceneSpec {
+            name: "cloth",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: soft::cloth,
         },
     ]
 }

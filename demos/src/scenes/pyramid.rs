@@ -25,6 +25,7 @@ pub fn pyramid() -> Scene {
         world,
         tracked,
         check: STACK,
+        mass_spring: None,
     }
 }
 
@@ -46,5 +47,6 @@ pub fn pyramid3d() -> Scene {
         world,
         tracked,
         check: STACK,
+        mass_spring: None,
     }
 }
