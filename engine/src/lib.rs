@@ -42,11 +42,13 @@ pub use sprung_solver::softness::Spring;
 pub use stepper::FixedStepper;
 pub use world::{StepReport, World};
 
-/// Springs outside the rigid-body solver: the position-based mass-spring system for ropes and
-/// cloth, and the PD controller that drives a body with the implicit spring formula.
+/// Springs outside the rigid-body solver, for gameplay code: the toolkit of dampers, exact
+/// spring-dampers and what is built on them (from the solver crate), the position-based
+/// mass-spring system for ropes and cloth, and the PD controller that drives a body.
 pub mod spring {
     pub use crate::mass_spring::MassSpring;
     pub use crate::pd::PdController;
+    pub use sprung_solver::spring::*;
 }
 
 /// The math types sprung uses (parry3d's, f32).

@@ -12,6 +12,7 @@ pub mod joint;
 pub mod pgs;
 pub mod row;
 pub mod softness;
+pub mod spring;
 
 /// Scalars are f32, as in parry3d.
 pub type Real = f32;
