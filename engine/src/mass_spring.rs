@@ -135,6 +135,19 @@ impl MassSpring {
         Ok(())
     }
 
+    /// Pulls a free point by `displacement` (m) without touching its last position: the pull
+    /// becomes velocity, as a hand yanking the cloth would.
+    pub fn pull(&mut self, index: usize, displacement: Vector<Real>) -> Result<(), Error> {
+        finite("pull", displacement.as_slice())?;
+        if index >= self.points.len() {
+            return Err(Error::OutOfRange("no such point"));
+        }
+        if !self.pinned[index] {
+            self.points[index] += displacement;
+        }
+        Ok(())
+    }
+
     /// Where point `index` is (panics on an index that was never returned by `add_point`).
     pub fn point(&self, index: usize) -> Point<Real> {
         self.points[index]

@@ -6,15 +6,22 @@ use sprung::spring::MassSpring;
 use sprung::{ColliderBuilder, Error, RigidBodyBuilder, World};
 
 fn cloth(n: usize, elasticity: Real, y: Real) -> MassSpring {
-    let mut cloth = MassSpring::new(elasticity, Vector::new(0.0, -9.81, 0.0), 1.0 / 60.0).unwrap();
+    cloth_in(n, elasticity, y, Vector::new(0.0, -9.81, 0.0), false)
+}
+
+/// An n x n cloth 0.2 m apart at height `y`, its first corner pinned if `pin_corner`.
+fn cloth_in(
+    n: usize,
+    elasticity: Real,
+    y: Real,
+    gravity: Vector<Real>,
+    pin_corner: bool,
+) -> MassSpring {
+    let mut cloth = MassSpring::new(elasticity, gravity, 1.0 / 60.0).unwrap();
     for i in 0..n {
         for k in 0..n {
-            cloth
-                .add_point(
-                    Point::new(0.2 * i as Real - 1.0, y, 0.2 * k as Real - 1.0),
-                    false,
-                )
-                .unwrap();
+            let at = Point::new(0.2 * i as Real - 1.0, y, 0.2 * k as Real - 1.0);
+            cloth.add_point(at, pin_corner && i == 0 && k == 0).unwrap();
         }
     }
     for i in 0..n {
@@ -150,4 +157,53 @@ fn cloth_lands_on_a_box_and_does_not_push_it() {
         (t - Vector::new(0.0, 0.5, 0.0)).norm() < 0.01,
         "the table moved to {t:?}"
     );
+}
+
+/// The property test: for every elasticity in [0, 2], 100,000 updates with a random pull
+/// of up to 1 m on a random point every 10 updates stay finite and bounded.
+#[test]
+fn random_pulls_for_a_hundred_thousand_updates_stay_bounded() {
+    let mut seed = 42u64;
+    let mut random = move || {
+        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 40) as Real / 16_777_216.0
+    };
+    for step in 0..=8 {
+        let elasticity = step as Real * 0.25;
+        // A 6 x 6 cloth without gravity, its first corner pinned.
+        let mut c = cloth_in(6, elasticity, 0.0, Vector::zeros(), true);
+        let mut largest: Real = 0.0;
+        for update in 0..100_000 {
+            if update % 10 == 0 {
+                let index = (random() * 36.0) as usize % 36;
+                let pull = Vector::new(random() - 0.5, random() - 0.5, random() - 0.5) * 2.0;
+                c.pull(index, pull).unwrap();
+            }
+            c.update(None);
+            if update % 1000 == 0 {
+                largest = largest.max(
+                    c.points()
+                        .iter()
+                        .map(|p| p.coords.norm())
+                        .fold(0.0, Real::max),
+                );
+            }
+        }
+        assert!(
+            c.points()
+                .iter()
+                .all(|p| p.coords.iter().all(|x| x.is_finite())),
+            "elasticity {elasticity}"
+        );
+        // Pinned at a corner, 1 m across at rest: anything past ~10 m would be the springs
+        // feeding energy (a slack elasticity of 0 leaves free points to drift on the pulls alone).
+        let bound = if elasticity == 0.0 { 1.0e4 } else { 10.0 };
+        assert!(
+            largest < bound,
+            "elasticity {elasticity}: reached {largest} m"
+        );
+    }
 }
