@@ -12,6 +12,8 @@
 //! ```
 
 pub mod json;
+pub mod plot;
 pub mod scenes;
+pub mod spring_plot;
 
 pub use scenes::{catalogue, find, Check, Scene, SceneSpec};

@@ -12,6 +12,7 @@ use sprung_demos::json::Line;
 use sprung_demos::{catalogue, find, SceneSpec};
 
 fn usage() -> ExitCode {
+    eprintln!("usage: sprung plot springs --out FILE.png");
     eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--baumgarte X] [--joint-hertz X] [--joint-damping X]");
     eprintln!(
         "scenes: {}",
@@ -24,8 +25,29 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
+/// `sprung plot springs --out FILE.png`: the spring toolkit's responses as a picture.
+fn plot(args: &[String]) -> ExitCode {
+    let out = match args {
+        [what, flag, path] if what == "springs" && flag == "--out" => path,
+        _ => {
+            eprintln!("usage: sprung plot springs --out FILE.png");
+            return ExitCode::from(2);
+        }
+    };
+    match sprung_demos::spring_plot::springs().save(std::path::Path::new(out)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cannot write {out}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("plot") {
+        return plot(&args[1..]);
+    }
     if args.first().map(String::as_str) != Some("bench") {
         return usage();
     }
