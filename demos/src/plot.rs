@@ -6,6 +6,9 @@ use std::io::Write;
 /// An RGB colour.
 pub type Colour = [u8; 3];
 
+/// One curve of a chart: its name in the legend, its colour and its (x, y) points.
+pub type Series<'a> = (&'a str, Colour, Vec<(f64, f64)>);
+
 /// A picture being drawn.
 pub struct Canvas {
     width: usize,
@@ -189,7 +192,7 @@ pub fn chart(
     title: &str,
     x_range: (f64, f64),
     y_range: (f64, f64),
-    series: &[(&str, Colour, Vec<(f64, f64)>)],
+    series: &[Series<'_>],
 ) -> Canvas {
     let (width, height) = (960usize, 600usize);
     let (left, right, top, bottom) = (70.0, 930.0, 60.0, 540.0);
