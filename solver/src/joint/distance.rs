@@ -6,7 +6,7 @@
 //! and the upper limit (impulse <= 0). A limit that is slack lets the length change by at most
 //! its slack this substep (speculative, as contacts do), so a rope goes taut without a jerk.
 
-use super::{spring_softness, JointFrame, JointSettings};
+use super::{solve_limit, spring_softness, JointFrame, JointSettings};
 use crate::body::Motion;
 use crate::row::Row;
 use crate::softness::{Softness, Spring};
@@ -117,28 +117,30 @@ impl DistanceJoint {
             }
         }
         if self.min_length > 0.0 {
-            let c = length - self.min_length;
-            let (bias, soft) = if c > 0.0 {
-                (c / h, Softness::RIGID)
-            } else {
-                limit(c, settings, use_bias)
-            };
-            lower.solve(a, b, 0.0, bias, &soft, 0.0, Real::INFINITY);
+            solve_limit(
+                lower,
+                a,
+                b,
+                length,
+                self.min_length,
+                true,
+                settings,
+                h,
+                use_bias,
+            );
         }
         if self.max_length.is_finite() {
-            let c = length - self.max_length;
-            let (bias, soft) = if c < 0.0 {
-                (c / h, Softness::RIGID)
-            } else {
-                limit(c, settings, use_bias)
-            };
-            upper.solve(a, b, 0.0, bias, &soft, Real::NEG_INFINITY, 0.0);
+            solve_limit(
+                upper,
+                a,
+                b,
+                length,
+                self.max_length,
+                false,
+                settings,
+                h,
+                use_bias,
+            );
         }
     }
-}
-
-/// A violated limit's bias and softness: the joint's rigid stabilisation.
-fn limit(c: Real, settings: &JointSettings, use_bias: bool) -> (Real, Softness) {
-    let soft = settings.rigid(use_bias);
-    (soft.bias_rate * c, soft)
 }

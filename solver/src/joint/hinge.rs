@@ -11,11 +11,11 @@
 //! Angles and axes are measured on the bodies' current orientation (their rotation since the
 //! step began), like every joint's anchors.
 
-use super::{position_softness, BallJoint, JointFrame, JointSettings};
+use super::{position_softness, solve_limit, solve_motor, BallJoint, JointFrame, JointSettings};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::row::Row;
-use crate::softness::{Softness, Spring};
+use crate::softness::Spring;
 use crate::{Quaternion, Real, Vector};
 
 /// How a hinge is set, in world space at the start of the step.
@@ -128,32 +128,35 @@ impl HingeJoint {
             &(b.delta_rotation * s.reference_b),
         );
         // The motor first, so that the limits and the point rows have the last word.
+        for k in 2..5 {
+            self.rows[k] = angular_row(&axis_a, a, b, self.rows[k].impulse);
+        }
         if let Some((speed, max_torque)) = s.motor {
-            let row = &mut self.rows[4];
-            *row = angular_row(&axis_a, a, b, row.impulse);
-            let bound = max_torque * h;
-            row.solve(a, b, speed, 0.0, &Softness::RIGID, -bound, bound);
+            solve_motor(&mut self.rows[4], a, b, speed, max_torque, h);
         }
         if let Some((lower, upper)) = s.limits {
-            let rigid = settings.rigid(use_bias);
-            let row = &mut self.rows[2];
-            *row = angular_row(&axis_a, a, b, row.impulse);
-            let c = angle - lower;
-            let (bias, soft) = if c > 0.0 {
-                (c / h, Softness::RIGID)
-            } else {
-                (rigid.bias_rate * c, rigid)
-            };
-            row.solve(a, b, 0.0, bias, &soft, 0.0, Real::INFINITY);
-            let row = &mut self.rows[3];
-            *row = angular_row(&axis_a, a, b, row.impulse);
-            let c = angle - upper;
-            let (bias, soft) = if c < 0.0 {
-                (c / h, Softness::RIGID)
-            } else {
-                (rigid.bias_rate * c, rigid)
-            };
-            row.solve(a, b, 0.0, bias, &soft, Real::NEG_INFINITY, 0.0);
+            solve_limit(
+                &mut self.rows[2],
+                a,
+                b,
+                angle,
+                lower,
+                true,
+                settings,
+                h,
+                use_bias,
+            );
+            solve_limit(
+                &mut self.rows[3],
+                a,
+                b,
+                angle,
+                upper,
+                false,
+                settings,
+                h,
+                use_bias,
+            );
         }
         let error = axis_a.cross(&axis_b);
         let [t1, t2] = tangents(&axis_a);
@@ -358,32 +361,35 @@ impl SliderJoint {
         let axis = a.delta_rotation * s.axis_a;
         let lever_a = r_a + separation;
         let along = separation.dot(&axis);
-        let rigid = settings.rigid(use_bias);
+        for k in 5..8 {
+            self.rows[k] = JointFrame::row(&axis, &lever_a, r_b, a, b, self.rows[k].impulse);
+        }
         if let Some((speed, max_force)) = s.motor {
-            let row = &mut self.rows[7];
-            *row = JointFrame::row(&axis, &lever_a, r_b, a, b, row.impulse);
-            let bound = max_force * h;
-            row.solve(a, b, speed, 0.0, &Softness::RIGID, -bound, bound);
+            solve_motor(&mut self.rows[7], a, b, speed, max_force, h);
         }
         if let Some((lower, upper)) = s.limits {
-            let row = &mut self.rows[5];
-            *row = JointFrame::row(&axis, &lever_a, r_b, a, b, row.impulse);
-            let c = along - lower;
-            let (bias, soft) = if c > 0.0 {
-                (c / h, Softness::RIGID)
-            } else {
-                (rigid.bias_rate * c, rigid)
-            };
-            row.solve(a, b, 0.0, bias, &soft, 0.0, Real::INFINITY);
-            let row = &mut self.rows[6];
-            *row = JointFrame::row(&axis, &lever_a, r_b, a, b, row.impulse);
-            let c = along - upper;
-            let (bias, soft) = if c < 0.0 {
-                (c / h, Softness::RIGID)
-            } else {
-                (rigid.bias_rate * c, rigid)
-            };
-            row.solve(a, b, 0.0, bias, &soft, Real::NEG_INFINITY, 0.0);
+            solve_limit(
+                &mut self.rows[5],
+                a,
+                b,
+                along,
+                lower,
+                true,
+                settings,
+                h,
+                use_bias,
+            );
+            solve_limit(
+                &mut self.rows[6],
+                a,
+                b,
+                along,
+                upper,
+                false,
+                settings,
+                h,
+                use_bias,
+            );
         }
         let q_a = a.delta_rotation * self.start.0;
         let q_b = b.delta_rotation * self.start.1;

@@ -248,6 +248,53 @@ impl JointConstraint {
     }
 }
 
+/// A limit row on one coordinate (a length, an angle, a translation) whose value is `value`:
+/// `lower` keeps it at least `bound` (impulse >= 0), otherwise it keeps it at most `bound`
+/// (impulse <= 0). While the limit is slack the row lets the coordinate close the gap by at most
+/// the gap this substep (speculative, as contacts do); once violated it is a rigid row. The
+/// row's Jacobian must already be the coordinate's.
+#[allow(clippy::too_many_arguments)]
+fn solve_limit(
+    row: &mut Row,
+    a: &mut Motion,
+    b: &mut Motion,
+    value: Real,
+    bound: Real,
+    lower: bool,
+    settings: &JointSettings,
+    h: Real,
+    use_bias: bool,
+) {
+    let c = value - bound;
+    let slack = if lower { c > 0.0 } else { c < 0.0 };
+    let (bias, soft) = if slack {
+        (c / h, Softness::RIGID)
+    } else {
+        let soft = settings.rigid(use_bias);
+        (soft.bias_rate * c, soft)
+    };
+    let (lo, hi) = if lower {
+        (0.0, Real::INFINITY)
+    } else {
+        (Real::NEG_INFINITY, 0.0)
+    };
+    row.solve(a, b, 0.0, bias, &soft, lo, hi);
+}
+
+/// A motor row: drives the row's rate towards `speed`, with at most `max_force` (N or N m)
+/// over the substep `h`.
+fn solve_motor(
+    row: &mut Row,
+    a: &mut Motion,
+    b: &mut Motion,
+    speed: Real,
+    max_force: Real,
+    h: Real,
+) {
+    let bound = max_force * h;
+    row.solve(a, b, speed, 0.0, &Softness::RIGID, -bound, bound);
+}
+
 /// The softness of one of a joint's position rows: its spring's if the joint is soft, else the
 /// rigid stabilisation (while biased).
 fn position_softness(
