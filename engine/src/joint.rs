@@ -457,51 +457,27 @@ impl JointBuilder {
                 axis_b,
                 limits,
                 motor,
+                spring,
                 ..
             } => {
-                finite("hinge axis", axis_a.as_slice())?;
-                finite("hinge axis", axis_b.as_slice())?;
-                if axis_a.norm() == 0.0 || axis_b.norm() == 0.0 {
-                    return Err(Error::NonPositive("hinge axis length"));
-                }
-                if let Some((lower, upper)) = limits {
-                    finite("hinge limits", &[*lower, *upper])?;
-                    if lower > upper {
-                        return Err(Error::Negative("hinge limit range"));
-                    }
-                }
-                if let Some((speed, torque)) = motor {
-                    finite("hinge motor", &[*speed, *torque])?;
-                    if *torque < 0.0 {
-                        return Err(Error::Negative("max torque"));
-                    }
-                }
-                None
+                check_axis("hinge axis", axis_a)?;
+                check_axis("hinge axis", axis_b)?;
+                check_limits("hinge limits", limits)?;
+                check_motor("hinge motor", motor)?;
+                *spring
             }
             JointKind::Fixed { spring, .. } => *spring,
             JointKind::Slider {
                 axis_a,
                 limits,
                 motor,
+                spring,
                 ..
             } => {
-                finite("slider axis", axis_a.as_slice())?;
-                if axis_a.norm() == 0.0 {
-                    return Err(Error::NonPositive("slider axis length"));
-                }
-                if let Some((lower, upper)) = limits {
-                    finite("slider limits", &[*lower, *upper])?;
-                    if lower > upper {
-                        return Err(Error::Negative("slider limit range"));
-                    }
-                }
-                if let Some((speed, force)) = motor {
-                    finite("slider motor", &[*speed, *force])?;
-                    if *force < 0.0 {
-                        return Err(Error::Negative("max force"));
-                    }
-                }
-                None
+                check_axis("slider axis", axis_a)?;
+                check_limits("slider limits", limits)?;
+                check_motor("slider motor", motor)?;
+                *spring
             }
             JointKind::Distance(d) => {
                 finite("joint length", &[d.rest_length, d.min_length])?;
@@ -534,4 +510,35 @@ impl JointBuilder {
             break_force: self.break_force,
         })
     }
+}
+
+/// A finite axis of some length.
+fn check_axis(what: &'static str, axis: &Vector<Real>) -> Result<(), Error> {
+    finite(what, axis.as_slice())?;
+    if axis.norm() == 0.0 {
+        return Err(Error::NonPositive(what));
+    }
+    Ok(())
+}
+
+/// Finite limits, lower not above upper.
+fn check_limits(what: &'static str, limits: &Option<(Real, Real)>) -> Result<(), Error> {
+    if let Some((lower, upper)) = limits {
+        finite(what, &[*lower, *upper])?;
+        if lower > upper {
+            return Err(Error::OutOfRange("joint limits: lower above upper"));
+        }
+    }
+    Ok(())
+}
+
+/// A finite motor speed and a maximum force or torque that is not negative.
+fn check_motor(what: &'static str, motor: &Option<(Real, Real)>) -> Result<(), Error> {
+    if let Some((speed, max)) = motor {
+        finite(what, &[*speed, *max])?;
+        if *max < 0.0 {
+            return Err(Error::Negative(what));
+        }
+    }
+    Ok(())
 }

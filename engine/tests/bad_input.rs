@@ -254,3 +254,58 @@ fn bad_inputs_are_refused_and_change_nothing() {
     assert!((world.body(cube).unwrap().translation().y - 0.5).abs() < 0.01);
     assert!((world.body(heir).unwrap().translation().y - 0.3).abs() < 0.01);
 }
+
+#[test]
+fn bad_joints_are_refused() {
+    use sprung::solver::softness::SpringError;
+    use sprung::{JointBuilder, Spring};
+    let mut world = World::default();
+    let a = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    let b = world.add_body(RigidBodyBuilder::dynamic()).unwrap();
+    let o = Point::origin();
+    let hinge = || JointBuilder::hinge(o, o, Vector::z(), Vector::z());
+    assert!(matches!(
+        world.add_joint(hinge().angle_limits(1.0, -1.0), a, b),
+        Err(Error::OutOfRange(_))
+    ));
+    assert_eq!(
+        world.add_joint(hinge().motor(1.0, -5.0), a, b).unwrap_err(),
+        Error::Negative("hinge motor")
+    );
+    let nan_spring = Spring::Frequency {
+        hertz: Real::NAN,
+        damping_ratio: 1.0,
+    };
+    assert_eq!(
+        world
+            .add_joint(hinge().spring(nan_spring), a, b)
+            .unwrap_err(),
+        Error::Spring(SpringError::NonFinite)
+    );
+    let zero_axis = JointBuilder::hinge(o, o, Vector::zeros(), Vector::z());
+    assert_eq!(
+        world.add_joint(zero_axis, a, b).unwrap_err(),
+        Error::NonPositive("hinge axis")
+    );
+    let slider = JointBuilder::slider(o, o, Vector::x()).translation_limits(0.0, Real::INFINITY);
+    assert_eq!(
+        world.add_joint(slider, a, b).unwrap_err(),
+        Error::NonFinite("slider limits")
+    );
+    assert_eq!(
+        world.add_joint(JointBuilder::ball(o, o), a, a).unwrap_err(),
+        Error::SameBody
+    );
+    let negative = JointBuilder::distance(o, o, -1.0);
+    assert_eq!(
+        world.add_joint(negative, a, b).unwrap_err(),
+        Error::Negative("joint length")
+    );
+    let soft_fixed = JointBuilder::fixed(o, o).spring(Spring::Halflife { halflife: 0.0 });
+    assert_eq!(
+        world.add_joint(soft_fixed, a, b).unwrap_err(),
+        Error::Spring(SpringError::Negative)
+    );
+    assert_eq!(world.joints().count(), 0);
+    world.step(1.0 / 60.0).unwrap();
+}
