@@ -40,7 +40,7 @@ pub use sprung_solver as solver;
 pub use sprung_solver::pgs::SolverSettings;
 pub use sprung_solver::softness::Spring;
 pub use stepper::FixedStepper;
-pub use world::{StepReport, World};
+pub use world::{LimitedSpring, StepReport, World};
 
 /// Springs outside the rigid-body solver, for gameplay code: the toolkit of dampers, exact
 /// spring-dampers and what is built on them (from the solver crate), the position-based

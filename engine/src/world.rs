@@ -49,6 +49,20 @@ pub struct StepReport {
     pub collide_ms: f64,
     /// Wall time of the solve stage (substeps: integration and constraints), ms.
     pub solve_ms: f64,
+    /// Springs the engine limited this step (attachments held to their force cap): listed by
+    /// [`World::limited_springs`].
+    pub limited_springs: usize,
+}
+
+/// A spring the engine held back in the last step, and by how much.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LimitedSpring {
+    /// The joint (an attachment).
+    pub joint: JointHandle,
+    /// The force it asked for (N).
+    pub wanted: Real,
+    /// The force it was allowed (N): its cap.
+    pub allowed: Real,
 }
 
 /// A physics world: gravity, settings, bodies with their colliders, and the step.
@@ -91,6 +105,7 @@ pub struct World {
     kept_events: Vec<PairEvent>,
     events: Vec<Event>,
     broken: Vec<(JointHandle, Real)>,
+    limited: Vec<LimitedSpring>,
 }
 
 impl Default for World {
@@ -121,6 +136,7 @@ impl World {
             kept_events: Vec::new(),
             events: Vec::new(),
             broken: Vec::new(),
+            limited: Vec::new(),
         })
     }
 
@@ -830,9 +846,30 @@ impl World {
         self.events.drain(..)
     }
 
-    /// Removes the joints that held with more than their breaking force, and says so.
+    /// The springs the engine held back in the last step (never silently): each attachment that
+    /// reached its force cap, with the force it asked for and the force it got.
+    pub fn limited_springs(&self) -> &[LimitedSpring] {
+        &self.limited
+    }
+
+    /// Removes the joints that held with more than their breaking force, and says so; notes the
+    /// springs held back by a cap.
     fn break_joints(&mut self, dt: Real) {
         let h = dt / self.settings.substeps.max(1) as Real;
+        self.limited.clear();
+        for j in &self.solver.joints {
+            if let Some((wanted, allowed)) = j.limited(h) {
+                let joint = JointHandle {
+                    index: j.user_index,
+                    generation: self.joints.generation(j.user_index),
+                };
+                self.limited.push(LimitedSpring {
+                    joint,
+                    wanted,
+                    allowed,
+                });
+            }
+        }
         self.broken.clear();
         for j in &self.solver.joints {
             let joint = self.joints.at(j.user_index);
@@ -882,6 +919,7 @@ impl World {
             contact_points: self.solver.contacts.iter().map(|c| c.points.len()).sum(),
             collide_ms,
             solve_ms,
+            limited_springs: self.limited.len(),
         }
     }
 }

@@ -35,7 +35,7 @@ fn the_attachment_follows_a_moving_target_without_lag() {
                 Vector::zeros()
             };
             world.set_attachment_target(drag, now, fed).unwrap();
-            world.step(DT).unwrap();
+            assert_eq!(world.step(DT).unwrap().limited_springs, 0);
             let target = Point::from(velocity * (step as Real * DT));
             if step > 60 {
                 lag = lag.max((world.body(body).unwrap().translation() - target.coords).norm());

@@ -33,6 +33,9 @@ pub struct BallJoint {
     pub target_velocity: Vector,
     /// Largest total impulse per substep (N s): an attachment's force cap times h.
     pub max_impulse: Real,
+    /// The largest impulse the rows asked for past `max_impulse` in the last substep's passes
+    /// (N s), if the cap held them back: what the step reports as a limited spring.
+    pub wanted_impulse: Option<Real>,
 }
 
 /// `[r]x M [r]x^T` for a skew matrix `[r]x` (how an anchor's lever arm turns inverse inertia
@@ -96,6 +99,7 @@ impl BallJoint {
             softness,
             target_velocity: Vector::zeros(),
             max_impulse: Real::INFINITY,
+            wanted_impulse: None,
         }
     }
 
@@ -136,7 +140,12 @@ impl BallJoint {
             );
         }
         if self.max_impulse.is_finite() {
-            super::world::cap_impulse(&mut self.rows, &self.axes, self.max_impulse, a, b);
+            let wanted =
+                super::world::cap_impulse(&mut self.rows, &self.axes, self.max_impulse, a, b);
+            self.wanted_impulse = match (self.wanted_impulse, wanted) {
+                (Some(x), Some(y)) => Some(x.max(y)),
+                (x, y) => x.or(y),
+            };
         }
     }
 }

@@ -213,6 +213,15 @@ impl JointConstraint {
         }
     }
 
+    /// If a force cap held the joint back this step (an attachment's), the force it asked for
+    /// and the force it was allowed (N), over substeps of `h`.
+    pub fn limited(&self, h: Real) -> Option<(Real, Real)> {
+        match &self.kind {
+            JointKind::Ball(j) => j.wanted_impulse.map(|w| (w / h, j.max_impulse / h)),
+            _ => None,
+        }
+    }
+
     /// The force (N) or torque (N m) the joint holds with, from the impulses of the last
     /// substep of length `h`: what a breaking force is compared with.
     pub fn load(&self, h: Real) -> Real {

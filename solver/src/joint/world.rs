@@ -124,13 +124,14 @@ impl MotorJoint {
 
 /// Scales a vector impulse held by `rows` along orthonormal `axes` back to `max` (N s) if it
 /// exceeds it, applying the difference: the attachment's force cap.
+/// Returns the impulse the rows asked for when it was capped.
 pub(super) fn cap_impulse(
     rows: &mut [Row],
     axes: &[Vector],
     max: Real,
     a: &mut Motion,
     b: &mut Motion,
-) {
+) -> Option<Real> {
     let total: Vector = rows
         .iter()
         .zip(axes)
@@ -138,7 +139,7 @@ pub(super) fn cap_impulse(
         .sum();
     let norm = total.norm();
     if norm <= max || norm == 0.0 {
-        return;
+        return None;
     }
     let scale = max / norm;
     for row in rows.iter_mut() {
@@ -147,4 +148,5 @@ pub(super) fn cap_impulse(
         row.impulse = capped;
         row.apply(a, b, change);
     }
+    Some(norm)
 }
