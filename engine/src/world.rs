@@ -882,7 +882,9 @@ impl World {
                 self.broken.push((handle, load));
             }
         }
-        for (handle, load) in std::mem::take(&mut self.broken) {
+        // By index, so that the buffer keeps its capacity for the next step.
+        for i in 0..self.broken.len() {
+            let (handle, load) = self.broken[i];
             if let Ok(joint) = self.remove_joint(handle) {
                 self.events.push(Event::JointBroken {
                     joint: handle,

@@ -81,7 +81,6 @@ pub struct ContactConstraint {
     /// Body B's solver index, or [`crate::body::STATIC`].
     pub body_b: u32,
     normal: Vector,
-    tangents: [Vector; 2],
     friction: Real,
     restitution: Real,
     /// The points, in the order they were given.
@@ -162,7 +161,6 @@ impl ContactConstraint {
             body_a,
             body_b,
             normal,
-            tangents,
             friction,
             restitution,
             points: rows,
@@ -277,10 +275,5 @@ impl ContactConstraint {
         }
         a.store(bodies, self.body_a);
         b.store(bodies, self.body_b);
-    }
-
-    /// The tangent directions this contact used (for the engine to report friction).
-    pub fn tangent_directions(&self) -> &[Vector; 2] {
-        &self.tangents
     }
 }

@@ -132,7 +132,7 @@ impl HingeJoint {
             self.rows[k] = angular_row(&axis_a, a, b, self.rows[k].impulse);
         }
         if let Some((speed, max_torque)) = s.motor {
-            solve_motor(&mut self.rows[4], a, b, speed, max_torque, h);
+            solve_motor(&mut self.rows[4], a, b, speed, max_torque * h);
         }
         if let Some((lower, upper)) = s.limits {
             solve_limit(
@@ -365,7 +365,7 @@ impl SliderJoint {
             self.rows[k] = JointFrame::row(&axis, &lever_a, r_b, a, b, self.rows[k].impulse);
         }
         if let Some((speed, max_force)) = s.motor {
-            solve_motor(&mut self.rows[7], a, b, speed, max_force, h);
+            solve_motor(&mut self.rows[7], a, b, speed, max_force * h);
         }
         if let Some((lower, upper)) = s.limits {
             solve_limit(

@@ -290,18 +290,18 @@ fn solve_limit(
     row.solve(a, b, 0.0, bias, &soft, lo, hi);
 }
 
-/// A motor row: drives the row's rate towards `speed`, with at most `max_force` (N or N m)
-/// over the substep `h`.
-fn solve_motor(
-    row: &mut Row,
-    a: &mut Motion,
-    b: &mut Motion,
-    speed: Real,
-    max_force: Real,
-    h: Real,
-) {
-    let bound = max_force * h;
-    row.solve(a, b, speed, 0.0, &Softness::RIGID, -bound, bound);
+/// A motor row: drives the row's rate towards `speed`, with an impulse of at most
+/// `max_impulse` (N s: the maximum force or torque times the substep) either way.
+fn solve_motor(row: &mut Row, a: &mut Motion, b: &mut Motion, speed: Real, max_impulse: Real) {
+    row.solve(
+        a,
+        b,
+        speed,
+        0.0,
+        &Softness::RIGID,
+        -max_impulse,
+        max_impulse,
+    );
 }
 
 /// The softness of one of a joint's position rows: its spring's if the joint is soft, else the

@@ -116,9 +116,7 @@ impl MotorJoint {
     }
 
     pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion) {
-        let bound = self.max_impulse;
-        self.row
-            .solve(a, b, self.speed, 0.0, &Softness::RIGID, -bound, bound);
+        super::solve_motor(&mut self.row, a, b, self.speed, self.max_impulse);
     }
 }
 
