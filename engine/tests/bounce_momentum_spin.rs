@@ -114,12 +114,15 @@ fn a_torque_free_spinning_body_keeps_its_angular_momentum() {
     };
     let l0 = momentum(&world);
     let w0 = world.body(body).unwrap().angular_velocity();
+    // How far the angular velocity strays from its start: the wobble (0.5 rad/s across the
+    // spin axis) precesses about L, so at some point of the run it points the other way.
+    let mut strayed: f32 = 0.0;
     for _ in 0..600 {
         world.step(DT).unwrap();
+        strayed = strayed.max((world.body(body).unwrap().angular_velocity() - w0).norm());
     }
     let l = momentum(&world);
     assert!((l - l0).norm() < 0.01 * l0.norm(), "L0 {l0:?}, L {l:?}");
     // The gyroscopic term is doing something: the angular velocity itself has precessed.
-    let w = world.body(body).unwrap().angular_velocity();
-    assert!((w - w0).norm() > 0.05, "w0 {w0:?}, w {w:?}");
+    assert!(strayed > 0.3, "w stayed within {strayed} of {w0:?}");
 }

@@ -79,10 +79,11 @@ fn the_attachment_respects_its_maximum_force() {
     for _ in 0..60 {
         world.step(DT).unwrap();
     }
-    // One second at the cap: v = F t / m = 0.2 m/s, not the spring's violent yank.
+    // One second at the cap: v = F t / m = 0.2 m/s, not the spring's violent yank; to 0.1%,
+    // which a cap applied after the spring's huge wish misses through rounding.
     let v = world.body(crate_).unwrap().linear_velocity().norm();
     assert!(
-        (v - max_force / 1000.0).abs() < 0.01 * max_force / 1000.0,
+        (v - max_force / 1000.0).abs() < 1e-3 * max_force / 1000.0,
         "speed {v} after 1 s"
     );
 }

@@ -15,6 +15,15 @@ use crate::joint::{JointConstraint, JointSettings};
 use crate::Real;
 
 /// How the solver iterates; the engine's `World` holds one.
+///
+/// The defaults (8 substeps of one biased and one relax pass, rigid joints corrected at 120 Hz,
+/// a quarter of the substep rate) were chosen on the standard scenes. A rigid joint under load
+/// stays stretched by about `F / (m_eff (2 pi f)^2)`, and `f` cannot pass a quarter of the
+/// substep rate without coupled rows diverging, so the joint error falls with the square of the
+/// substep count: measured on `joint_grid` (2,500 balls hung from 5 points), 4 substeps at
+/// 60 Hz left 0.123 m, 6 at 90 Hz 0.059 m, 8 at 120 Hz 0.034 m (the check is 0.05 m). The
+/// pyramid wall's drift is 0.035 at 4 substeps with 2 relax passes and 0.032 at 8 with 1, for
+/// 27% more time per step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolverSettings {
     /// Substeps per step (>= 1).
@@ -43,11 +52,11 @@ pub struct SolverSettings {
 impl Default for SolverSettings {
     fn default() -> Self {
         SolverSettings {
-            substeps: 4,
+            substeps: 8,
             iterations: 1,
-            relax_iterations: 2,
+            relax_iterations: 1,
             baumgarte: 0.2,
-            joint_hertz: 60.0,
+            joint_hertz: 120.0,
             joint_damping_ratio: 5.0,
             slop: 0.005,
             max_push_out_speed: 3.0,

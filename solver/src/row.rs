@@ -72,6 +72,23 @@ impl Row {
         b.w += self.inv_inertia_angular_b * lambda;
     }
 
+    /// The accumulated impulse one iteration would reach before any bound: what `solve` clamps,
+    /// and what a joint with a cap on several rows at once scales before applying.
+    #[inline]
+    pub fn wanted(
+        &self,
+        a: &Motion,
+        b: &Motion,
+        target: Real,
+        bias: Real,
+        softness: &Softness,
+    ) -> Real {
+        let jv = self.velocity(a, b);
+        self.impulse
+            - self.effective_mass * softness.mass_scale * (jv - target + bias)
+            - softness.impulse_scale * self.impulse
+    }
+
     /// One iteration: drive `J v` towards `target - bias` under `softness`, keeping the
     /// accumulated impulse in `[lower, upper]`. Returns the impulse applied.
     #[inline]
@@ -86,11 +103,11 @@ impl Row {
         lower: Real,
         upper: Real,
     ) -> Real {
-        let jv = self.velocity(a, b);
-        let delta = -self.effective_mass * softness.mass_scale * (jv - target + bias)
-            - softness.impulse_scale * self.impulse;
         // max then min, not clamp: a NaN bound must not panic inside a step.
-        let total = (self.impulse + delta).max(lower).min(upper);
+        let total = self
+            .wanted(a, b, target, bias, softness)
+            .max(lower)
+            .min(upper);
         let applied = total - self.impulse;
         self.impulse = total;
         self.apply(a, b, applied);

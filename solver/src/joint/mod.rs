@@ -76,9 +76,15 @@ impl JointFrame {
 ///
 /// Not Baumgarte, unlike contacts: measured on a hanging chain of 20 balls at 4 substeps with
 /// warm starting and relax passes, Baumgarte (0.2) left the joints 3.5 m apart after 10 s and
-/// diverged at 1 relax pass, while this soft correction (Box2D v3's, 60 Hz and damping ratio 5
-/// by default) held them within 3 mm. The position error is pulled out by a stiff, heavily
-/// damped implicit spring, whose leak (`impulse_scale`) keeps warm starting from feeding back.
+/// diverged at 1 relax pass, while this soft correction (Box2D v3's; then 60 Hz, damping ratio
+/// 5) held them within 3 mm. The position error is pulled out by a stiff, heavily damped
+/// implicit spring, whose leak (`impulse_scale`) keeps warm starting from feeding back: on
+/// `joint_grid`, Baumgarte diverged, and so did a leak of only the impulse added since the
+/// warm start. The price is a stretch of about `F / (m_eff w^2)` under a load `F`, which is why
+/// the default frequency is as high as the substep allows. Position passes after the velocity
+/// solve (Box2D v2's, Jolt's) were tried against that stretch and did not reduce it on
+/// `joint_grid` even at 50 passes: the error belongs to a 50-link chain, which Gauss-Seidel on
+/// positions converges as slowly as on velocities.
 #[derive(Clone, Copy, Debug)]
 pub struct JointSettings {
     /// The position correction of rigid rows while biased.

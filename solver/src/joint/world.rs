@@ -119,32 +119,3 @@ impl MotorJoint {
         super::solve_motor(&mut self.row, a, b, self.speed, self.max_impulse);
     }
 }
-
-/// Scales a vector impulse held by `rows` along orthonormal `axes` back to `max` (N s) if it
-/// exceeds it, applying the difference: the attachment's force cap.
-/// Returns the impulse the rows asked for when it was capped.
-pub(super) fn cap_impulse(
-    rows: &mut [Row],
-    axes: &[Vector],
-    max: Real,
-    a: &mut Motion,
-    b: &mut Motion,
-) -> Option<Real> {
-    let total: Vector = rows
-        .iter()
-        .zip(axes)
-        .map(|(r, axis)| axis * r.impulse)
-        .sum();
-    let norm = total.norm();
-    if norm <= max || norm == 0.0 {
-        return None;
-    }
-    let scale = max / norm;
-    for row in rows.iter_mut() {
-        let capped = row.impulse * scale;
-        let change = capped - row.impulse;
-        row.impulse = capped;
-        row.apply(a, b, change);
-    }
-    Some(norm)
-}
