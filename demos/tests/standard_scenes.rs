@@ -55,8 +55,8 @@ fn stepping_is_deterministic() {
 }
 
 #[test]
-fn spring_net_and_the_toolkit_scenes_pass() {
-    for name in ["spring_net", "rope", "cloth"] {
+fn spring_net_joint_grid_and_the_toolkit_scenes_pass() {
+    for name in ["spring_net", "joint_grid", "rope", "cloth"] {
         let spec = find(name).unwrap();
         let scene = run(name, spec.steps);
         let figures = scene.figures();

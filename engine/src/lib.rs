@@ -26,6 +26,7 @@ mod integrate;
 mod joint;
 mod mass_spring;
 mod pd;
+mod sleep;
 mod stepper;
 mod world;
 
@@ -35,6 +36,7 @@ pub use error::Error;
 pub use event::Event;
 pub use handle::{BodyHandle, ColliderHandle};
 pub use joint::{Joint, JointBuilder, JointHandle, JointKind};
+pub use sleep::SleepSettings;
 pub use sprung_collision as collision;
 pub use sprung_solver as solver;
 pub use sprung_solver::pgs::SolverSettings;

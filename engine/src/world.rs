@@ -25,6 +25,7 @@ use crate::event::Event;
 use crate::handle::{Arena, BodyHandle, ColliderHandle};
 use crate::integrate;
 use crate::joint::{Joint, JointBuilder, JointHandle, JointKind};
+use crate::sleep::SleepSettings;
 
 /// How much the broad phase fattens every box (m): bodies moving less than this between steps
 /// cost the broad phase nothing.
@@ -86,6 +87,8 @@ pub struct World {
     gravity: Vector<Real>,
     /// Solver settings: substeps, iterations, Baumgarte, restitution threshold.
     pub settings: SolverSettings,
+    /// When islands fall asleep (on by default).
+    pub sleep: SleepSettings,
     bodies: Arena<RigidBody>,
     colliders: Arena<Collider>,
     joints: Arena<Joint>,
@@ -122,6 +125,7 @@ impl World {
         Ok(World {
             gravity,
             settings: SolverSettings::default(),
+            sleep: SleepSettings::default(),
             bodies: Arena::default(),
             colliders: Arena::default(),
             joints: Arena::default(),
