@@ -27,6 +27,12 @@ pub trait ProxyShapes {
     fn speculative_distance(&self, _proxy: ProxyId) -> Real {
         0.0
     }
+
+    /// True if `proxy` does not move this step (static, or asleep): a pair of two resting
+    /// proxies keeps its manifold as it is. Default false.
+    fn is_resting(&self, _proxy: ProxyId) -> bool {
+        false
+    }
 }
 
 /// A slice indexed by proxy id serves tests and simple callers.
@@ -114,6 +120,9 @@ impl NarrowPhase {
     pub fn update<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) {
         let margin = self.margin;
         for contact in &mut self.contacts {
+            if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
+                continue;
+            }
             let (Some((sa, pa)), Some((sb, pb))) = (
                 shapes.shape_and_pose(contact.pair.a),
                 shapes.shape_and_pose(contact.pair.b),

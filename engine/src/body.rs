@@ -37,6 +37,13 @@ pub struct RigidBody {
     pub(crate) kinematic_target: Option<Isometry<Real>>,
     /// Index into the step's solver bodies (u32::MAX when not in the solver).
     pub(crate) solver_index: u32,
+    /// Whether this body may fall asleep with its island.
+    pub(crate) can_sleep: bool,
+    /// How long (s) it has been slow: an island sleeps when all its bodies have been slow for
+    /// the world's `time_to_sleep`.
+    pub(crate) slow_time: Real,
+    /// The sleeping island it belongs to (an index into the world's list), if asleep.
+    pub(crate) island: Option<u32>,
 }
 
 /// Mass, centre of mass and principal inertia.
@@ -63,6 +70,11 @@ impl Mass {
 }
 
 impl RigidBody {
+    /// True while the body sleeps: it is not simulated until something wakes its island.
+    pub fn is_sleeping(&self) -> bool {
+        self.island.is_some()
+    }
+
     /// Dynamic, kinematic or static.
     pub fn kind(&self) -> BodyKind {
         self.kind
@@ -126,6 +138,7 @@ pub struct RigidBodyBuilder {
     angular_damping: Real,
     gravity_scale: Real,
     mass: Option<Mass>,
+    can_sleep: bool,
 }
 
 impl RigidBodyBuilder {
@@ -139,6 +152,7 @@ impl RigidBodyBuilder {
             angular_damping: 0.0,
             gravity_scale: 1.0,
             mass: None,
+            can_sleep: true,
         }
     }
     /// A body moved by gravity, forces and contacts.
@@ -191,6 +205,12 @@ impl RigidBodyBuilder {
     /// Multiplies gravity for this body (default 1).
     pub fn gravity_scale(mut self, scale: Real) -> Self {
         self.gravity_scale = scale;
+        self
+    }
+    /// Whether the body may fall asleep when it and everything it touches have come to rest
+    /// (default true; the world's [`crate::SleepSettings`] can also turn sleeping off).
+    pub fn can_sleep(mut self, can_sleep: bool) -> Self {
+        self.can_sleep = can_sleep;
         self
     }
     /// Sets mass (kg, > 0) and principal inertia (kg m^2, each > 0) about the body's origin,
@@ -252,6 +272,9 @@ impl RigidBodyBuilder {
             colliders: SmallVec::new(),
             kinematic_target: None,
             solver_index: u32::MAX,
+            can_sleep: self.can_sleep,
+            slow_time: 0.0,
+            island: None,
         })
     }
 }

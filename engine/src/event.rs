@@ -8,6 +8,7 @@ use crate::joint::JointHandle;
 
 /// One thing that happened during a step.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Event {
     /// A joint held with more than its breaking force and was removed.
     JointBroken {
@@ -18,4 +19,8 @@ pub enum Event {
         /// The force (N, or torque N m) it broke at.
         load: Real,
     },
+    /// A body fell asleep with its island: it is not simulated until something wakes it.
+    BodyFellAsleep(BodyHandle),
+    /// A sleeping body woke (touched by an awake body, joined, or changed by the user).
+    BodyWoke(BodyHandle),
 }

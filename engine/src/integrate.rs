@@ -10,28 +10,35 @@ use sprung_solver::body::{SolverBody, STATIC};
 use crate::body::{BodyKind, RigidBody};
 use crate::handle::Arena;
 
-/// Fills `out` with every moving body (dynamic and kinematic), in slot order, and records each
-/// body's index there.
-pub(crate) fn gather(
-    bodies: &mut Arena<RigidBody>,
-    out: &mut Vec<SolverBody>,
-    gravity: Vector<Real>,
-    dt: Real,
-) {
-    out.clear();
+/// Gives each kinematic body with a target the velocity that reaches it in this step (what
+/// the broad phase and contacts see); `scatter` then places the body on the target exactly.
+pub(crate) fn aim_kinematic(bodies: &mut Arena<RigidBody>, dt: Real) {
     for (_, body) in bodies.iter_mut() {
-        body.previous_pose = body.pose;
-        if body.kind == BodyKind::Static {
-            body.solver_index = STATIC;
-            continue;
-        }
         if let (BodyKind::Kinematic, Some(target)) = (body.kind, body.kinematic_target) {
-            // Move at the velocity that reaches the target in this step (what contacts see);
-            // `scatter` then places the body on the target exactly.
             body.linear_velocity = (target * body.mass.local_center - body.center_of_mass()) / dt;
             body.angular_velocity =
                 (target.rotation * body.pose.rotation.inverse()).scaled_axis() / dt;
         }
+    }
+}
+
+/// Fills `out` with every moving body (dynamic and kinematic) that is awake, in slot order,
+/// records each body's index there, and in `slots` each solver body's slot.
+pub(crate) fn gather(
+    bodies: &mut Arena<RigidBody>,
+    out: &mut Vec<SolverBody>,
+    slots: &mut Vec<u32>,
+    gravity: Vector<Real>,
+) {
+    out.clear();
+    slots.clear();
+    for (slot, body) in bodies.iter_mut() {
+        body.previous_pose = body.pose;
+        if body.kind == BodyKind::Static || body.is_sleeping() {
+            body.solver_index = STATIC;
+            continue;
+        }
+        slots.push(slot);
         let dynamic = body.kind == BodyKind::Dynamic;
         let frame = body.pose.rotation * body.mass.principal_frame;
         let (inv_mass, inv_inertia, principal_inertia) = if dynamic {

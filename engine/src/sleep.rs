@@ -1,7 +1,10 @@
 //! Islands and sleeping: bodies that touch or are joined form islands, and an island whose
 //! bodies have all been slow for a while stops being simulated until something wakes it.
 
-use parry3d::math::Real;
+use parry3d::math::{Real, Vector};
+
+use crate::body::{BodyKind, RigidBody};
+use crate::handle::Arena;
 
 /// When bodies fall asleep. A world holds one ([`crate::World::sleep`]).
 ///
@@ -32,5 +35,134 @@ impl Default for SleepSettings {
             angular_threshold: 0.05,
             time_to_sleep: 0.5,
         }
+    }
+}
+
+/// The islands of the step and the islands asleep.
+///
+/// Awake islands are found afresh each step by union-find over the solver's bodies, linked by
+/// the step's contacts and joints: no graph is kept up to date through every change. An island
+/// that falls asleep is remembered as its list of body slots, so that touching any of its
+/// bodies wakes all of them at once, and a sleeping island costs nothing until then.
+#[derive(Debug, Default)]
+pub(crate) struct Islands {
+    /// Union-find parent of each solver body (reused each step).
+    parent: Vec<u32>,
+    /// Per root: the shortest time any member has been slow.
+    slowest: Vec<Real>,
+    /// Per root: the sleeping island it became this step (u32::MAX: none).
+    became: Vec<u32>,
+    /// Sleeping islands: the slots of their bodies.
+    asleep: slab::Slab<Vec<u32>>,
+    /// Bodies that fell asleep or woke since the events were last collected.
+    pub(crate) fell_asleep: Vec<u32>,
+    pub(crate) woke: Vec<u32>,
+}
+
+impl Islands {
+    /// Wakes the island `slot` sleeps in, if it sleeps. Returns true if it did.
+    pub(crate) fn wake(&mut self, bodies: &mut Arena<RigidBody>, slot: u32) -> bool {
+        let Some(island) = bodies.at(slot).island else {
+            return false;
+        };
+        for member in self.asleep.remove(island as usize) {
+            let body = bodies.at_mut(member);
+            body.island = None;
+            body.slow_time = 0.0;
+            self.woke.push(member);
+        }
+        true
+    }
+
+    /// Wakes every sleeping island (sleeping was turned off).
+    pub(crate) fn wake_all(&mut self, bodies: &mut Arena<RigidBody>) {
+        while let Some(island) = self.asleep.iter().next().map(|(i, _)| i) {
+            let first = self.asleep[island][0];
+            self.wake(bodies, first);
+        }
+    }
+
+    /// Forgets a body about to be removed: its island wakes first, so no list keeps its slot.
+    pub(crate) fn forget(&mut self, bodies: &mut Arena<RigidBody>, slot: u32) {
+        self.wake(bodies, slot);
+        self.woke.retain(|&s| s != slot);
+        self.fell_asleep.retain(|&s| s != slot);
+    }
+
+    /// After the solve: advances each awake body's slow time, groups the solver's bodies into
+    /// islands along `links` (pairs of solver indices), and puts to sleep every island whose
+    /// bodies have all been slow for `settings.time_to_sleep`. `slots[i]` is the body slot of
+    /// solver body `i`.
+    pub(crate) fn update(
+        &mut self,
+        bodies: &mut Arena<RigidBody>,
+        slots: &[u32],
+        links: impl Iterator<Item = (u32, u32)>,
+        settings: &SleepSettings,
+        dt: Real,
+    ) {
+        let n = slots.len();
+        self.parent.clear();
+        self.parent.extend(0..n as u32);
+        self.slowest.clear();
+        self.slowest.resize(n, Real::INFINITY);
+        for &slot in slots {
+            let body = bodies.at_mut(slot);
+            let slow = settings.enabled
+                && body.can_sleep
+                && body.kind == BodyKind::Dynamic
+                && body.linear_velocity.norm_squared() < settings.linear_threshold.powi(2)
+                && body.angular_velocity.norm_squared() < settings.angular_threshold.powi(2);
+            body.slow_time = if slow { body.slow_time + dt } else { 0.0 };
+        }
+        // Kinematic bodies carry what they touch but never sleep, and do not join islands.
+        let dynamic =
+            |bodies: &Arena<RigidBody>, slot: u32| bodies.at(slot).kind == BodyKind::Dynamic;
+        for (a, b) in links {
+            let (Some(&slot_a), Some(&slot_b)) = (slots.get(a as usize), slots.get(b as usize))
+            else {
+                continue; // static
+            };
+            if dynamic(bodies, slot_a) && dynamic(bodies, slot_b) {
+                let (ra, rb) = (self.root(a), self.root(b));
+                // The smaller index becomes the root: the same world gives the same islands.
+                self.parent[ra.max(rb) as usize] = ra.min(rb);
+            }
+        }
+        for (i, &slot) in slots.iter().enumerate() {
+            let root = self.root(i as u32) as usize;
+            self.slowest[root] = self.slowest[root].min(bodies.at(slot).slow_time);
+        }
+        if !settings.enabled {
+            return;
+        }
+        self.became.clear();
+        self.became.resize(n, u32::MAX);
+        for (i, &slot) in slots.iter().enumerate() {
+            let root = self.root(i as u32) as usize;
+            if !dynamic(bodies, slot) || self.slowest[root] < settings.time_to_sleep {
+                continue;
+            }
+            if self.became[root] == u32::MAX {
+                self.became[root] = self.asleep.insert(Vec::new()) as u32;
+            }
+            let island = self.became[root];
+            self.asleep[island as usize].push(slot);
+            let body = bodies.at_mut(slot);
+            body.island = Some(island);
+            body.linear_velocity = Vector::zeros();
+            body.angular_velocity = Vector::zeros();
+            self.fell_asleep.push(slot);
+        }
+    }
+
+    /// The root of `i`'s set, halving the path on the way.
+    fn root(&mut self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            let grand = self.parent[self.parent[i as usize] as usize];
+            self.parent[i as usize] = grand;
+            i = grand;
+        }
+        i
     }
 }

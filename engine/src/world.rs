@@ -25,7 +25,7 @@ use crate::event::Event;
 use crate::handle::{Arena, BodyHandle, ColliderHandle};
 use crate::integrate;
 use crate::joint::{Joint, JointBuilder, JointHandle, JointKind};
-use crate::sleep::SleepSettings;
+use crate::sleep::{Islands, SleepSettings};
 
 /// How much the broad phase fattens every box (m): bodies moving less than this between steps
 /// cost the broad phase nothing.
@@ -104,6 +104,9 @@ pub struct World {
     /// Collider slot of each broad-phase proxy (u32::MAX: none).
     proxy_colliders: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
+    /// The body slot of each solver body.
+    solver_slots: Vec<u32>,
+    islands: Islands,
     pair_events: Vec<PairEvent>,
     kept_events: Vec<PairEvent>,
     events: Vec<Event>,
@@ -136,6 +139,8 @@ impl World {
             solver: Solver::default(),
             proxy_colliders: Vec::new(),
             solver_bodies: Vec::new(),
+            solver_slots: Vec::new(),
+            islands: Islands::default(),
             pair_events: Vec::new(),
             kept_events: Vec::new(),
             events: Vec::new(),
@@ -195,6 +200,7 @@ impl World {
             .expect("checked above");
         owner.colliders.push(handle);
         self.update_mass(body);
+        self.wake(body);
         Ok(handle)
     }
 
@@ -276,6 +282,8 @@ impl World {
             });
         }
         let (index, generation) = self.joints.insert(joint);
+        self.wake(a);
+        self.wake(b);
         Ok(JointHandle { index, generation })
     }
 
@@ -318,6 +326,8 @@ impl World {
             } => {
                 *target_velocity = velocity;
                 joint.local_anchor_a = target;
+                let body = joint.body_b;
+                self.wake(body);
                 Ok(())
             }
             _ => Err(Error::WrongJointKind),
@@ -330,6 +340,11 @@ impl World {
             .joints
             .remove(handle.index, handle.generation)
             .ok_or(Error::StaleHandle)?;
+        for body in [joint.body_a, joint.body_b] {
+            if self.body(body).is_some() {
+                self.wake(body);
+            }
+        }
         if !joint.collide {
             let key = body_pair(joint.body_a, joint.body_b);
             if let Some(count) = self.no_collide.get_mut(&key) {
@@ -387,6 +402,8 @@ impl World {
         for joint in attached {
             self.remove_joint(joint)?;
         }
+        self.wake_neighbours(handle);
+        self.islands.forget(&mut self.bodies, handle.index);
         let body = self
             .bodies
             .remove(handle.index, handle.generation)
@@ -405,8 +422,12 @@ impl World {
             .colliders
             .remove(handle.index, handle.generation)
             .ok_or(Error::StaleHandle)?;
-        self.detach_proxy(collider.proxy);
         let owner = collider.body;
+        self.wake_neighbours(owner);
+        self.detach_proxy(collider.proxy);
+        if self.body(owner).is_some() {
+            self.wake(owner);
+        }
         if let Some(body) = self.bodies.get_mut(owner.index, owner.generation) {
             body.colliders.retain(|c| *c != handle);
             self.update_mass(owner);
@@ -479,6 +500,7 @@ impl World {
     ) -> Result<(), Error> {
         finite("linear velocity", v.as_slice())?;
         self.moving_body_mut(handle)?.linear_velocity = v;
+        self.wake(handle);
         Ok(())
     }
 
@@ -490,6 +512,7 @@ impl World {
     ) -> Result<(), Error> {
         finite("angular velocity", w.as_slice())?;
         self.moving_body_mut(handle)?.angular_velocity = w;
+        self.wake(handle);
         Ok(())
     }
 
@@ -501,6 +524,8 @@ impl World {
         body.pose = pose;
         body.pose.rotation.renormalize();
         body.previous_pose = body.pose;
+        self.wake(handle);
+        self.wake_neighbours(handle);
         Ok(())
     }
 
@@ -521,6 +546,7 @@ impl World {
             return Err(Error::WrongBodyKind);
         }
         body.kinematic_target = Some(target);
+        self.wake_neighbours(handle);
         Ok(())
     }
 
@@ -528,6 +554,7 @@ impl World {
     pub fn apply_force(&mut self, handle: BodyHandle, force: Vector<Real>) -> Result<(), Error> {
         finite("force", force.as_slice())?;
         self.dynamic_body_mut(handle)?.force += force;
+        self.wake(handle);
         Ok(())
     }
 
@@ -535,6 +562,7 @@ impl World {
     pub fn apply_torque(&mut self, handle: BodyHandle, torque: Vector<Real>) -> Result<(), Error> {
         finite("torque", torque.as_slice())?;
         self.dynamic_body_mut(handle)?.torque += torque;
+        self.wake(handle);
         Ok(())
     }
 
@@ -547,6 +575,7 @@ impl World {
         finite("impulse", impulse.as_slice())?;
         let body = self.dynamic_body_mut(handle)?;
         body.linear_velocity += impulse / body.mass.mass;
+        self.wake(handle);
         Ok(())
     }
 
@@ -567,6 +596,7 @@ impl World {
             .unwrap_or_else(nalgebra::Matrix3::zeros);
         body.linear_velocity += impulse / body.mass.mass;
         body.angular_velocity += inv_inertia * arm.cross(&impulse);
+        self.wake(handle);
         Ok(())
     }
 
@@ -587,12 +617,22 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(Error::InvalidTimeStep);
         }
-        integrate::gather(&mut self.bodies, &mut self.solver_bodies, self.gravity, dt);
+        if !self.sleep.enabled {
+            self.islands.wake_all(&mut self.bodies);
+        }
+        integrate::aim_kinematic(&mut self.bodies, dt);
         let collide = Instant::now();
         self.update_broad_phase(dt);
         self.update_narrow_phase(dt);
+        self.wake_touched();
         let collide_ms = collide.elapsed().as_secs_f64() * 1e3;
         let solve = Instant::now();
+        integrate::gather(
+            &mut self.bodies,
+            &mut self.solver_bodies,
+            &mut self.solver_slots,
+            self.gravity,
+        );
         self.build_contacts(dt);
         self.build_joints(dt);
         self.solver
@@ -601,7 +641,110 @@ impl World {
         let solve_ms = solve.elapsed().as_secs_f64() * 1e3;
         integrate::scatter(&mut self.bodies, &self.solver_bodies);
         self.break_joints(dt);
+        self.update_islands(dt);
         Ok(self.report(collide_ms, solve_ms))
+    }
+
+    /// Wakes every sleeping island that an awake moving body touches or is joined to; again
+    /// until none is left, since a woken island may touch another.
+    fn wake_touched(&mut self) {
+        let active = |b: &RigidBody| match b.kind {
+            BodyKind::Dynamic => !b.is_sleeping(),
+            BodyKind::Kinematic => {
+                b.kinematic_target.is_some()
+                    || b.linear_velocity != Vector::zeros()
+                    || b.angular_velocity != Vector::zeros()
+            }
+            BodyKind::Static => false,
+        };
+        loop {
+            let mut woke = false;
+            let touching = self
+                .narrow_phase
+                .contacts()
+                .iter()
+                .filter(|c| !c.manifold.points.is_empty())
+                .map(|c| {
+                    let body = |p: ProxyId| {
+                        self.colliders
+                            .at(self.proxy_colliders[p.0 as usize])
+                            .body
+                            .index
+                    };
+                    (body(c.pair.a), body(c.pair.b))
+                });
+            let joined = self
+                .joints
+                .iter()
+                .map(|(_, j)| (j.body_a.index, j.body_b.index));
+            for (a, b) in touching.chain(joined) {
+                let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+                if ba.is_sleeping() && active(bb) {
+                    woke |= self.islands.wake(&mut self.bodies, a);
+                } else if bb.is_sleeping() && active(ba) {
+                    woke |= self.islands.wake(&mut self.bodies, b);
+                }
+            }
+            if !woke {
+                break;
+            }
+        }
+    }
+
+    /// After the step: sleep timers, islands, and the bodies that fell asleep or woke as
+    /// events.
+    fn update_islands(&mut self, dt: Real) {
+        let contacts = self.solver.contacts.iter().map(|c| (c.body_a, c.body_b));
+        let joints = self
+            .solver
+            .joints
+            .iter()
+            .map(|j| (j.frame.body_a, j.frame.body_b));
+        self.islands.update(
+            &mut self.bodies,
+            &self.solver_slots,
+            contacts.chain(joints),
+            &self.sleep,
+            dt,
+        );
+        let handle = |bodies: &Arena<RigidBody>, index: u32| BodyHandle {
+            index,
+            generation: bodies.generation(index),
+        };
+        for &slot in &self.islands.woke {
+            self.events
+                .push(Event::BodyWoke(handle(&self.bodies, slot)));
+        }
+        for &slot in &self.islands.fell_asleep {
+            self.events
+                .push(Event::BodyFellAsleep(handle(&self.bodies, slot)));
+        }
+        self.islands.woke.clear();
+        self.islands.fell_asleep.clear();
+    }
+
+    /// Wakes `body`'s island (if asleep) and restarts its sleep timer: what every change the
+    /// user makes to a body does.
+    fn wake(&mut self, body: BodyHandle) {
+        self.islands.wake(&mut self.bodies, body.index);
+        self.bodies.at_mut(body.index).slow_time = 0.0;
+    }
+
+    /// Wakes every body that has a contact with one of `body`'s colliders (something it held
+    /// up may now fall).
+    fn wake_neighbours(&mut self, body: BodyHandle) {
+        for i in 0..self.narrow_phase.contacts().len() {
+            let pair = self.narrow_phase.contacts()[i].pair;
+            let owner = |p: ProxyId| {
+                let slot = self.proxy_colliders[p.0 as usize];
+                (slot != u32::MAX).then(|| self.colliders.at(slot).body)
+            };
+            match (owner(pair.a), owner(pair.b)) {
+                (Some(a), Some(b)) if a == body => self.wake(b),
+                (Some(a), Some(b)) if b == body => self.wake(a),
+                _ => {}
+            }
+        }
     }
 
     /// Moves every collider to its body's pose, with its box grown by the distance its body can
@@ -609,9 +752,8 @@ impl World {
     fn update_broad_phase(&mut self, dt: Real) {
         for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
-            if body.kind == BodyKind::Static
-                && collider.world_pose == body.pose * collider.local_pose
-            {
+            let resting = body.kind == BodyKind::Static || body.is_sleeping();
+            if resting && collider.world_pose == body.pose * collider.local_pose {
                 continue;
             }
             collider.world_pose = body.pose * collider.local_pose;
@@ -695,6 +837,9 @@ impl World {
                     b.solver_index
                 }
             };
+            if index_of(ba) == STATIC && index_of(bb) == STATIC {
+                continue; // asleep, or asleep on something static
+            }
             self.solver.contacts.push(ContactConstraint::new(
                 &self.solver_bodies,
                 index_of(ba),
@@ -735,6 +880,9 @@ impl World {
                 anchor_b: pb - bb.center_of_mass(),
                 separation: pb - pa,
             };
+            if frame.body_a == STATIC && frame.body_b == STATIC {
+                continue; // asleep, or joined to something static
+            }
             let (a, b) = (self.motion(frame.body_a), self.motion(frame.body_b));
             let impulses = joint.impulses;
             let point = Vector::new(impulses[0], impulses[1], impulses[2]);
@@ -990,5 +1138,12 @@ impl ProxyShapes for ColliderView<'_> {
     fn speculative_distance(&self, proxy: ProxyId) -> Real {
         self.collider(proxy)
             .map_or(0.0, |c| reach(self.bodies.at(c.body.index), c, self.dt))
+    }
+
+    fn is_resting(&self, proxy: ProxyId) -> bool {
+        self.collider(proxy).is_none_or(|c| {
+            let body = self.bodies.at(c.body.index);
+            body.kind == BodyKind::Static || body.is_sleeping()
+        })
     }
 }

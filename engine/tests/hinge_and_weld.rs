@@ -248,8 +248,9 @@ fn a_joint_breaks_past_its_breaking_force_and_says_so() {
     for _ in 0..60 {
         world.step(DT).unwrap();
     }
+    let broken = |e: &Event| matches!(e, Event::JointBroken { .. });
     assert!(
-        world.drain_events().next().is_none(),
+        !world.drain_events().any(|e| broken(&e)),
         "98 N on a 150 N rope"
     );
     // Pull the second weight down with 100 N more: 198 N > 150 N.
@@ -259,7 +260,7 @@ fn a_joint_breaks_past_its_breaking_force_and_says_so() {
             .unwrap();
         world.step(DT).unwrap();
     }
-    let events: Vec<Event> = world.drain_events().collect();
+    let events: Vec<Event> = world.drain_events().filter(broken).collect();
     assert_eq!(events.len(), 1, "{events:?}");
     match events[0] {
         Event::JointBroken {
@@ -271,6 +272,7 @@ fn a_joint_breaks_past_its_breaking_force_and_says_so() {
             assert_eq!(bodies, (hook, heavy));
             assert!(load > 150.0 && load < 250.0, "broke at {load} N");
         }
+        _ => unreachable!("filtered"),
     }
     assert!(world.joint(snaps).is_none() && world.joint(holds).is_some());
     for _ in 0..30 {
