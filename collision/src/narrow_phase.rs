@@ -49,6 +49,12 @@ pub struct PairContact {
     pub pair: ProxyPair,
     /// The contact; empty while the shapes are farther apart than the margin.
     pub manifold: Manifold,
+    /// Whether the shapes touched (a point at or below zero separation) after the last step:
+    /// kept by the caller, which reports contacts beginning and ending.
+    pub touching: bool,
+    /// The largest normal impulse (N s) the contact has taken since it began touching: kept by
+    /// the caller.
+    pub peak_impulse: Real,
 }
 
 /// The persistent pair cache.
@@ -98,6 +104,8 @@ impl NarrowPhase {
                         self.contacts.push(PairContact {
                             pair,
                             manifold: Manifold::default(),
+                            touching: false,
+                            peak_impulse: 0.0,
                         });
                     }
                 }
@@ -165,6 +173,11 @@ impl NarrowPhase {
     /// Mutable access for the solver to store impulses after solving.
     pub fn contacts_mut(&mut self) -> &mut [PairContact] {
         &mut self.contacts
+    }
+
+    /// One pair, if its fat boxes overlap.
+    pub fn pair(&self, pair: ProxyPair) -> Option<&PairContact> {
+        self.index.get(&pair).map(|&i| &self.contacts[i])
     }
 
     /// The manifold of one pair, if it overlaps.

@@ -23,6 +23,7 @@ pub struct Collider {
     pub(crate) proxy: ProxyId,
     pub(crate) groups: CollisionGroups,
     pub(crate) contact_spring: Option<Spring>,
+    pub(crate) sensor: bool,
 }
 
 /// Which colliders meet: two colliders can touch only if each one's `memberships` share a bit
@@ -84,6 +85,10 @@ impl Collider {
     pub fn contact_spring(&self) -> Option<Spring> {
         self.contact_spring
     }
+    /// True for a sensor: it reports overlaps and never pushes.
+    pub fn is_sensor(&self) -> bool {
+        self.sensor
+    }
     /// Its collision groups.
     pub fn collision_groups(&self) -> CollisionGroups {
         self.groups
@@ -115,6 +120,7 @@ pub struct ColliderBuilder {
     restitution: Real,
     groups: CollisionGroups,
     contact_spring: Option<Spring>,
+    sensor: bool,
 }
 
 impl ColliderBuilder {
@@ -131,6 +137,7 @@ impl ColliderBuilder {
             restitution: 0.0,
             groups: CollisionGroups::default(),
             contact_spring: None,
+            sensor: false,
         }
     }
     /// A box of half-extents (m).
@@ -174,6 +181,12 @@ impl ColliderBuilder {
     /// and high damping; at rest a body of mass m on one point sinks m g / k.
     pub fn soft_contact(mut self, spring: Spring) -> Self {
         self.contact_spring = Some(spring);
+        self
+    }
+    /// A sensor: it reports bodies entering and leaving it ([`crate::Event::SensorEntered`],
+    /// [`crate::Event::SensorLeft`]) and never pushes them; it adds no mass to its body.
+    pub fn sensor(mut self, sensor: bool) -> Self {
+        self.sensor = sensor;
         self
     }
     /// Collision groups: this collider belongs to `memberships` and touches only colliders
@@ -228,6 +241,7 @@ impl ColliderBuilder {
             proxy: ProxyId(u32::MAX),
             groups: self.groups,
             contact_spring: self.contact_spring,
+            sensor: self.sensor,
         })
     }
 }

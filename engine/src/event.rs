@@ -3,7 +3,7 @@
 
 use parry3d::math::Real;
 
-use crate::handle::BodyHandle;
+use crate::handle::{BodyHandle, ColliderHandle};
 use crate::joint::JointHandle;
 
 /// One thing that happened during a step.
@@ -18,6 +18,44 @@ pub enum Event {
         bodies: (BodyHandle, BodyHandle),
         /// The force (N, or torque N m) it broke at.
         load: Real,
+    },
+    /// Two colliders began to touch.
+    ContactBegan {
+        /// The two colliders.
+        colliders: (ColliderHandle, ColliderHandle),
+        /// Their bodies, in the same order.
+        bodies: (BodyHandle, BodyHandle),
+        /// The largest normal impulse (N s) a contact point took in one substep of the step
+        /// it began: how hard the hit was.
+        impulse: Real,
+    },
+    /// Two colliders stopped touching (or their boxes parted). Not reported when a collider
+    /// is removed.
+    ContactEnded {
+        /// The two colliders.
+        colliders: (ColliderHandle, ColliderHandle),
+        /// Their bodies, in the same order.
+        bodies: (BodyHandle, BodyHandle),
+        /// The largest normal impulse (N s) a point took in one substep while they touched.
+        max_impulse: Real,
+    },
+    /// A collider began to overlap a sensor.
+    SensorEntered {
+        /// The sensor.
+        sensor: ColliderHandle,
+        /// The collider that entered it.
+        other: ColliderHandle,
+        /// That collider's body.
+        body: BodyHandle,
+    },
+    /// A collider stopped overlapping a sensor.
+    SensorLeft {
+        /// The sensor.
+        sensor: ColliderHandle,
+        /// The collider that left it.
+        other: ColliderHandle,
+        /// That collider's body.
+        body: BodyHandle,
     },
     /// A body fell asleep with its island: it is not simulated until something wakes it.
     BodyFellAsleep(BodyHandle),

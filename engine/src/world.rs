@@ -1,12 +1,12 @@
 //! The world: bodies, colliders, and the step that moves them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use parry3d::bounding_volume::BoundingVolume;
 use parry3d::math::{Isometry, Point, Real, Vector};
 use smallvec::SmallVec;
-use sprung_collision::broad_phase::{BroadPhase, PairEvent, ProxyId};
+use sprung_collision::broad_phase::{BroadPhase, PairEvent, ProxyId, ProxyPair};
 use sprung_collision::narrow_phase::{NarrowPhase, ProxyShapes};
 use sprung_collision::shape::Shape;
 use sprung_solver::body::Motion;
@@ -98,6 +98,8 @@ pub struct World {
     /// Body slot pairs (smaller first) joined by joints that turn their collision off, with how
     /// many such joints join them. Read only when a pair begins.
     no_collide: HashMap<(u32, u32), u32>,
+    /// Body slot pairs the user told not to collide. Read only when a pair begins.
+    excluded: HashSet<(u32, u32)>,
     broad_phase: BroadPhase,
     narrow_phase: NarrowPhase,
     solver: Solver,
@@ -134,6 +136,7 @@ impl World {
             joints: Arena::default(),
             world_anchor: None,
             no_collide: HashMap::new(),
+            excluded: HashSet::new(),
             broad_phase: BroadPhase::new(BROAD_PHASE_MARGIN),
             narrow_phase: NarrowPhase::new(SPECULATIVE_DISTANCE),
             solver: Solver::default(),
@@ -213,6 +216,9 @@ impl World {
         let mut total = parry3d::mass_properties::MassProperties::default();
         for c in &body.colliders {
             let collider = self.colliders.at(c.index);
+            if collider.sensor {
+                continue;
+            }
             total += collider
                 .shape
                 .mass_properties(collider.density)
@@ -272,14 +278,8 @@ impl World {
             _ => {}
         }
         if !joint.collide {
-            let key = body_pair(a, b);
-            *self.no_collide.entry(key).or_insert(0) += 1;
-            // End a contact they already have.
-            let (proxies, colliders) = (&self.proxy_colliders, &self.colliders);
-            self.narrow_phase.retain(|pair| {
-                let body_of = |p: ProxyId| colliders.at(proxies[p.0 as usize]).body;
-                body_pair(body_of(pair.a), body_of(pair.b)) != key
-            });
+            *self.no_collide.entry(body_pair(a, b)).or_insert(0) += 1;
+            self.drop_pairs(a, b);
         }
         let (index, generation) = self.joints.insert(joint);
         self.wake(a);
@@ -351,10 +351,86 @@ impl World {
                 *count -= 1;
                 if *count == 0 {
                     self.no_collide.remove(&key);
+                    self.restore_pairs(joint.body_a, joint.body_b);
                 }
             }
         }
         Ok(joint)
+    }
+
+    /// Lets bodies `a` and `b` collide (`true`, the default) or not (`false`), whatever their
+    /// groups say; joints that turn their collision off still do.
+    ///
+    /// ```
+    /// use sprung::{RigidBodyBuilder, World};
+    ///
+    /// let mut world = World::default();
+    /// let a = world.add_body(RigidBodyBuilder::dynamic()).unwrap();
+    /// let b = world.add_body(RigidBodyBuilder::dynamic()).unwrap();
+    /// world.set_pair_collision(a, b, false).unwrap(); // they pass through each other
+    /// ```
+    pub fn set_pair_collision(
+        &mut self,
+        a: BodyHandle,
+        b: BodyHandle,
+        collide: bool,
+    ) -> Result<(), Error> {
+        if self.body(a).is_none() || self.body(b).is_none() {
+            return Err(Error::StaleHandle);
+        }
+        if a == b {
+            return Err(Error::SameBody);
+        }
+        let key = body_pair(a, b);
+        if collide {
+            if self.excluded.remove(&key) {
+                self.restore_pairs(a, b);
+            }
+        } else if self.excluded.insert(key) {
+            self.drop_pairs(a, b);
+        }
+        self.wake(a);
+        self.wake(b);
+        Ok(())
+    }
+
+    /// Ends the pairs (and contacts) of `a`'s and `b`'s colliders.
+    fn drop_pairs(&mut self, a: BodyHandle, b: BodyHandle) {
+        let key = body_pair(a, b);
+        let (proxies, colliders) = (&self.proxy_colliders, &self.colliders);
+        self.narrow_phase.retain(|pair| {
+            let body_of = |p: ProxyId| colliders.at(proxies[p.0 as usize]).body;
+            body_pair(body_of(pair.a), body_of(pair.b)) != key
+        });
+    }
+
+    /// Starts again the pairs of `a`'s and `b`'s colliders whose boxes overlap now: the broad
+    /// phase reports a pair only when its boxes begin to overlap, which these did long ago.
+    fn restore_pairs(&mut self, a: BodyHandle, b: BodyHandle) {
+        let (Some(ba), Some(bb)) = (self.body(a), self.body(b)) else {
+            return;
+        };
+        let mut began = Vec::new();
+        for ca in &ba.colliders {
+            for cb in &bb.colliders {
+                let (p, q) = (
+                    self.colliders.at(ca.index).proxy,
+                    self.colliders.at(cb.index).proxy,
+                );
+                let (Some(x), Some(y)) =
+                    (self.broad_phase.fat_aabb(p), self.broad_phase.fat_aabb(q))
+                else {
+                    continue;
+                };
+                if x.intersects(&y) && self.can_touch(p, q) {
+                    began.push(PairEvent::Began(ProxyPair {
+                        a: ProxyId(p.0.min(q.0)),
+                        b: ProxyId(p.0.max(q.0)),
+                    }));
+                }
+            }
+        }
+        self.narrow_phase.apply(&began);
     }
 
     /// The joint, if the handle is live.
@@ -404,6 +480,8 @@ impl World {
         }
         self.wake_neighbours(handle);
         self.islands.forget(&mut self.bodies, handle.index);
+        self.excluded
+            .retain(|&(x, y)| x != handle.index && y != handle.index);
         let body = self
             .bodies
             .remove(handle.index, handle.generation)
@@ -638,6 +716,7 @@ impl World {
         self.solver
             .solve(&mut self.solver_bodies, &self.settings, dt);
         self.store_impulses();
+        self.report_touching();
         let solve_ms = solve.elapsed().as_secs_f64() * 1e3;
         integrate::scatter(&mut self.bodies, &self.solver_bodies);
         self.break_joints(dt);
@@ -689,6 +768,88 @@ impl World {
                 break;
             }
         }
+    }
+
+    /// Compares each moving pair's contact with the last step's and reports the contacts and
+    /// sensor overlaps that began or ended. A contact touches when a point overlaps or took an
+    /// impulse (a speculative point that stopped an approach did touch).
+    fn report_touching(&mut self) {
+        let pairs = self.narrow_phase.contacts_mut();
+        for c in &self.solver.contacts {
+            let step_peak = c
+                .points
+                .iter()
+                .map(|p| p.max_normal_impulse)
+                .fold(0.0, Real::max);
+            let pair = &mut pairs[c.user_index as usize];
+            if !pair.touching {
+                pair.peak_impulse = 0.0;
+            }
+            pair.peak_impulse = pair.peak_impulse.max(step_peak);
+        }
+        for i in 0..self.narrow_phase.contacts().len() {
+            let c = &self.narrow_phase.contacts()[i];
+            let now = c
+                .manifold
+                .points
+                .iter()
+                .any(|p| p.separation <= 0.0 || p.normal_impulse > 0.0);
+            if now == c.touching {
+                continue;
+            }
+            let (pair, impulse) = (c.pair, c.peak_impulse);
+            self.narrow_phase.contacts_mut()[i].touching = now;
+            let event = self.touch_event(pair, now, impulse);
+            self.events.extend(event);
+        }
+    }
+
+    /// The event of `pair` beginning (`began`) or ending to touch, if both colliders live.
+    fn touch_event(&self, pair: ProxyPair, began: bool, impulse: Real) -> Option<Event> {
+        let slot = |p: ProxyId| {
+            let slot = *self.proxy_colliders.get(p.0 as usize)?;
+            (slot != u32::MAX).then_some(slot)
+        };
+        let (sa, sb) = (slot(pair.a)?, slot(pair.b)?);
+        let handle = |index: u32| ColliderHandle {
+            index,
+            generation: self.colliders.generation(index),
+        };
+        let (ca, cb) = (self.colliders.at(sa), self.colliders.at(sb));
+        if ca.sensor || cb.sensor {
+            let (sensor, other, body) = if ca.sensor {
+                (handle(sa), handle(sb), cb.body)
+            } else {
+                (handle(sb), handle(sa), ca.body)
+            };
+            return Some(if began {
+                Event::SensorEntered {
+                    sensor,
+                    other,
+                    body,
+                }
+            } else {
+                Event::SensorLeft {
+                    sensor,
+                    other,
+                    body,
+                }
+            });
+        }
+        let (colliders, bodies) = ((handle(sa), handle(sb)), (ca.body, cb.body));
+        Some(if began {
+            Event::ContactBegan {
+                colliders,
+                bodies,
+                impulse,
+            }
+        } else {
+            Event::ContactEnded {
+                colliders,
+                bodies,
+                max_impulse: impulse,
+            }
+        })
     }
 
     /// After the step: sleep timers, islands, and the bodies that fell asleep or woke as
@@ -766,13 +927,19 @@ impl World {
         self.pair_events.clear();
         self.broad_phase.update(&mut self.pair_events);
         self.kept_events.clear();
-        for event in &self.pair_events {
-            if let PairEvent::Began(pair) = event {
-                if !self.can_touch(pair.a, pair.b) {
-                    continue;
+        for i in 0..self.pair_events.len() {
+            match self.pair_events[i] {
+                PairEvent::Began(pair) if !self.can_touch(pair.a, pair.b) => continue,
+                PairEvent::Ended(pair) => {
+                    // Boxes apart: a contact still touching ends here.
+                    if let Some(c) = self.narrow_phase.pair(pair).filter(|c| c.touching) {
+                        let event = self.touch_event(pair, false, c.peak_impulse);
+                        self.events.extend(event);
+                    }
                 }
+                _ => {}
             }
-            self.kept_events.push(*event);
+            self.kept_events.push(self.pair_events[i]);
         }
         self.narrow_phase.apply(&self.kept_events);
     }
@@ -788,8 +955,10 @@ impl World {
         let dynamic = |h: BodyHandle| self.bodies.at(h.index).kind == BodyKind::Dynamic;
         a != b
             && (dynamic(a) || dynamic(b))
+            && !(cp.sensor && cq.sensor)
             && cp.groups.meet(&cq.groups)
             && !self.no_collide.contains_key(&body_pair(a, b))
+            && !self.excluded.contains(&body_pair(a, b))
     }
 
     fn update_narrow_phase(&mut self, dt: Real) {
@@ -816,6 +985,9 @@ impl World {
             let cb = self
                 .colliders
                 .at(self.proxy_colliders[pair.pair.b.0 as usize]);
+            if ca.sensor || cb.sensor {
+                continue; // reports, never pushes
+            }
             let (ba, bb) = (self.bodies.at(ca.body.index), self.bodies.at(cb.body.index));
             let (com_a, com_b) = (ba.center_of_mass(), bb.center_of_mass());
             let points: SmallVec<[ContactPointInput; 4]> = pair
