@@ -6,50 +6,11 @@
 //!
 //! This library holds the seeded inputs the benches share.
 
-use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
+use sprung_collision::parry3d::math::{Isometry, Point, Real};
 use sprung_collision::shape::Shape;
 
-/// splitmix64, as in ../shared/bench/SCENES.md.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> Real {
-        (self.next_u64() >> 40) as Real / 16_777_216.0
-    }
-
-    /// Uniform in [lo, hi).
-    pub fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.unit()
-    }
-
-    /// A vector with components uniform in [-half, half).
-    pub fn vector(&mut self, half: Real) -> Vector<Real> {
-        Vector::new(
-            self.range(-half, half),
-            self.range(-half, half),
-            self.range(-half, half),
-        )
-    }
-
-    /// A random pose: translation within `half` of the origin, any rotation.
-    pub fn pose(&mut self, half: Real) -> Isometry<Real> {
-        let axis = self.vector(1.0).try_normalize(1e-3).unwrap_or(Vector::y());
-        Isometry::new(
-            self.vector(half),
-            axis * self.range(0.0, std::f32::consts::PI),
-        )
-    }
-}
+/// splitmix64, as in ../shared/bench/SCENES.md: the scenes' generator, shared from sprung-demos.
+pub use sprung_demos::rng::Rng;
 
 /// A pair of shapes at their poses.
 pub struct Pair {

@@ -13,6 +13,7 @@
 
 pub mod json;
 pub mod plot;
+pub mod rng;
 pub mod scenes;
 pub mod spring_plot;
 

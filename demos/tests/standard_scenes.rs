@@ -76,3 +76,146 @@ fn spring_net_joint_grid_and_the_toolkit_scenes_pass() {
         );
     }
 }
+
+/// The catalogue holds SCENES.md's scenes in SCENES.md's order (the toolkit's rope and cloth,
+/// which SCENES.md does not have, after spring_net).
+#[test]
+fn the_catalogue_follows_scenes_md() {
+    let names: Vec<&str> = sprung_demos::catalogue().iter().map(|s| s.name).collect();
+    assert_eq!(
+        names,
+        [
+            "pyramid",
+            "pyramid3d",
+            "boxes",
+            "balls",
+            "convex",
+            "joint_grid",
+            "spring_net",
+            "rope",
+            "cloth",
+            "bullet",
+            "large_pyramid",
+            "many_pyramids",
+            "joint_grid100",
+        ]
+    );
+    let steps = |name| find(name).unwrap().steps;
+    assert_eq!(
+        [
+            steps("boxes"),
+            steps("balls"),
+            steps("convex"),
+            steps("bullet"),
+            steps("large_pyramid"),
+            steps("many_pyramids"),
+            steps("joint_grid100"),
+        ],
+        [600, 600, 600, 60, 200, 100, 100]
+    );
+}
+
+fn dynamic_bodies(scene: &sprung_demos::Scene) -> usize {
+    scene
+        .world
+        .bodies()
+        .filter(|(_, b)| b.kind() == sprung::BodyKind::Dynamic)
+        .count()
+}
+
+fn assert_all_ok(name: &str, scene: &sprung_demos::Scene) {
+    let figures = scene.figures();
+    assert!(
+        !figures.is_empty() && figures.iter().all(|f| f.ok),
+        "{name}: {figures:?}"
+    );
+}
+
+/// `convex`: 1000 hulls, run in full (about 16 s in release).
+#[test]
+fn convex_hulls_land_and_stay_on_the_ground() {
+    let scene = run("convex", find("convex").unwrap().steps);
+    assert_eq!(dynamic_bodies(&scene), 1000);
+    assert_all_ok("convex", &scene);
+}
+
+/// `boxes` and `balls` take 26 s and 35 s in full in release: run here for 200 steps (3.3 s),
+/// by when the top layer (from about 23 m, 2.2 s of fall) has landed and the pile has met the
+/// ground and the walls. `sprung bench boxes balls` runs them in full.
+#[test]
+fn boxes_and_balls_land_without_loss_shortened() {
+    for (name, count) in [("boxes", 4096), ("balls", 8000)] {
+        let scene = run(name, 200);
+        assert_eq!(dynamic_bodies(&scene), count, "{name}");
+        assert_all_ok(name, &scene);
+    }
+}
+
+/// `bullet` as built: one sphere, the right speed, and a check that watches every step.
+#[test]
+fn bullet_is_built_and_its_check_watches_every_step() {
+    let spec = find("bullet").unwrap();
+    let mut scene = (spec.build)();
+    assert_eq!(dynamic_bodies(&scene), 1);
+    let sphere = scene.tracked[0].0;
+    assert_eq!(
+        scene.world.body(sphere).unwrap().linear_velocity(),
+        sprung::math::Vector::new(300.0, 0.0, 0.0)
+    );
+    // Put the sphere, at rest, past the wall for one step, then back: `passed` remembers.
+    let past = sprung::math::Isometry::translation(12.0, 5.0, 0.0);
+    scene.world.set_pose(sphere, past).unwrap();
+    scene
+        .world
+        .set_linear_velocity(sphere, Default::default())
+        .unwrap();
+    scene.step(spec.dt).unwrap();
+    let back = sprung::math::Isometry::translation(0.0, 5.0, 0.0);
+    scene.world.set_pose(sphere, back).unwrap();
+    scene.step(spec.dt).unwrap();
+    assert!(scene.world.body(sphere).unwrap().translation().x < 1.0);
+    let figures = scene.figures();
+    assert_eq!(figures.len(), 1);
+    assert_eq!(
+        (figures[0].name, figures[0].value, figures[0].ok),
+        ("passed", 1.0, false)
+    );
+}
+
+/// `bullet` in full must not pass through the wall.
+#[test]
+#[ignore = "fails until continuous collision lands: at 5 m a step the sphere is inside the wall \
+            for one step and is pushed out of its far side (another session is writing CCD)"]
+fn bullet_does_not_pass_through_the_wall() {
+    let scene = run("bullet", find("bullet").unwrap().steps);
+    assert_all_ok("bullet", &scene);
+}
+
+/// Box3D's scenes are built as SCENES.md says (counts, sleeping off) and step once with their
+/// checks holding; `sprung bench large_pyramid many_pyramids joint_grid100` runs them in full.
+#[test]
+fn box3d_scenes_are_built_to_size() {
+    for (name, bodies, joints) in [
+        ("large_pyramid", 5050, 0),
+        ("many_pyramids", 196 * 55, 0),
+        // 100 x 99 vertical joints and 99 x 99 horizontal ones; the 99 horizontal joints
+        // between two static bodies (row 0) are left out, as SCENES.md allows.
+        ("joint_grid100", 9900, 100 * 99 + 99 * 99),
+    ] {
+        let spec = find(name).unwrap();
+        let mut scene = (spec.build)();
+        assert_eq!(dynamic_bodies(&scene), bodies, "{name}");
+        assert_eq!(scene.tracked.len(), bodies, "{name}");
+        assert_eq!(scene.world.joints().count(), joints, "{name}");
+        assert!(
+            !scene.world.sleep.enabled,
+            "{name}: Box3D's scenes never sleep"
+        );
+        assert_eq!(
+            scene.world.gravity(),
+            sprung::math::Vector::new(0.0, -10.0, 0.0)
+        );
+        scene.step(spec.dt).unwrap();
+        assert_all_ok(name, &scene);
+    }
+}

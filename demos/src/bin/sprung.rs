@@ -1,6 +1,6 @@
 //! `sprung bench [SCENE...] [--steps N] [--no-sleep]`: the headless runner. Builds each scene of
 //! ../shared/bench/SCENES.md, steps it, prints one JSON line per scene, and exits non-zero if a
-//! check fails. Progress goes to stderr.
+//! check fails. Progress goes to stderr. `--no-sleep` keeps every body awake (`"sleep":false`).
 //!
 //! `--substeps N`, `--iterations N`, `--relax N`, `--baumgarte X`, `--joint-hertz X` and
 //! `--joint-damping X` override the solver's defaults, to measure what each costs and buys.
@@ -52,6 +52,7 @@ fn main() -> ExitCode {
         return usage();
     }
     let mut steps: Option<usize> = None;
+    let mut no_sleep = false;
     let mut settings = sprung::SolverSettings::default();
     let mut specs: Vec<&SceneSpec> = Vec::new();
     let mut rest = args[1..].iter();
@@ -75,8 +76,7 @@ fn main() -> ExitCode {
                     _ => settings.baumgarte = value,
                 }
             }
-            // sprung does not sleep bodies yet, so every run is a --no-sleep run.
-            "--no-sleep" => {}
+            "--no-sleep" => no_sleep = true,
             "--all" => specs.extend(catalogue()),
             name => match find(name) {
                 Some(spec) => specs.push(spec),
@@ -92,7 +92,7 @@ fn main() -> ExitCode {
     }
     let mut all_ok = true;
     for spec in specs {
-        let (line, ok) = run(spec, steps.unwrap_or(spec.steps), &settings);
+        let (line, ok) = run(spec, steps.unwrap_or(spec.steps), &settings, no_sleep);
         println!("{line}");
         all_ok &= ok;
     }
@@ -103,9 +103,19 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(spec: &SceneSpec, steps: usize, settings: &sprung::SolverSettings) -> (String, bool) {
+/// Runs one scene; `no_sleep` keeps every body awake (the scene may already have turned
+/// sleeping off itself, as Box3D's do).
+fn run(
+    spec: &SceneSpec,
+    steps: usize,
+    settings: &sprung::SolverSettings,
+    no_sleep: bool,
+) -> (String, bool) {
     let mut scene = (spec.build)();
     scene.world.settings = *settings;
+    if no_sleep {
+        scene.world.sleep.enabled = false;
+    }
     let (mut total, mut worst) = (0.0_f64, 0.0_f64);
     let (mut collide, mut solve) = (0.0_f64, 0.0_f64);
     let mut last = Default::default();
@@ -150,7 +160,7 @@ fn run(spec: &SceneSpec, steps: usize, settings: &sprung::SolverSettings) -> (St
         .number("bodies", last.dynamic_bodies as f64)
         .number("steps", steps as f64)
         .number("dt", spec.dt as f64)
-        .boolean("sleep", false)
+        .boolean("sleep", scene.world.sleep.enabled)
         .number(
             "ms_per_step",
             if steps > 0 { total / steps as f64 } else { 0.0 },
@@ -163,6 +173,9 @@ fn run(spec: &SceneSpec, steps: usize, settings: &sprung::SolverSettings) -> (St
         .number("ms_collide", collide / steps.max(1) as f64)
         .number("ms_solve", solve / steps.max(1) as f64)
         .object("settings", settings);
+    // TODO(sleep): add `bodies_asleep` (SCENES.md's "bodies asleep at the end") once RigidBody
+    // can say whether it sleeps (is_sleeping(), being written in parallel); not on this branch.
+
     let line = match failed_step {
         Some(e) => line.string("error", &e),
         None => line,

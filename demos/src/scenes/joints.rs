@@ -58,12 +58,11 @@ pub fn joint_grid() -> Scene {
             }
         }
     }
-    Scene {
-        world,
-        tracked,
-        check: Check::Joints { max_error: 0.05 },
-        mass_spring: None,
-    }
+    let check = Check::Joints {
+        max_error: 0.05,
+        finite: false,
+    };
+    Scene::new(world, tracked, check)
 }
 
 /// A 30 x 30 net of 1 kg cubes joined to their +x and +z neighbours by distance springs
@@ -138,10 +137,5 @@ pub fn spring_net() -> Scene {
         min_y: (12.69, 0.1),
         max_speed: 0.05,
     };
-    Scene {
-        world,
-        tracked,
-        check,
-        mass_spring: None,
-    }
+    Scene::new(world, tracked, check)
 }

@@ -1,5 +1,8 @@
 //! The standard scenes and their checks.
 
+mod box3d;
+mod ccd;
+mod falling;
 mod joints;
 mod pyramid;
 mod soft;
@@ -31,6 +34,15 @@ pub struct Scene {
     pub check: Check,
     /// A rope or cloth of the spring toolkit, updated with the world.
     pub mass_spring: Option<sprung::spring::MassSpring>,
+    /// What the checks saw during the run, for checks that watch every step (see [`Check::Pass`]).
+    pub watched: Watched,
+}
+
+/// What the checks that watch every step have seen so far; [`Scene::step`] updates it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Watched {
+    /// Whether the watched body's centre has been past the line of a [`Check::Pass`].
+    pub passed: bool,
 }
 
 /// A scene's pass criteria (SCENES.md).
@@ -49,6 +61,33 @@ pub enum Check {
     Joints {
         /// Largest allowed anchor separation (m).
         max_error: Real,
+        /// Whether `finite` (every tracked position and velocity finite) is checked too.
+        finite: bool,
+    },
+    /// Falling bodies on the ground: `min_y` (lowest tracked centre) and `lost`.
+    Fallen {
+        /// Lowest allowed centre (m).
+        min_y: Real,
+    },
+    /// Bodies in a bin: `escaped` (centres outside the bin or below `floor`) and `lost`.
+    Bin {
+        /// Half-width of the bin's inside in x and z (m).
+        half_width: Real,
+        /// Lowest allowed centre (m).
+        floor: Real,
+    },
+    /// Falling hulls: `min_vertex_y` (lowest vertex of any tracked body's colliders) and `lost`.
+    Hulls {
+        /// Lowest allowed vertex (m).
+        min_vertex_y: Real,
+    },
+    /// A fast body and a wall: `passed` = 1 if `body`'s centre had x > `beyond` after any
+    /// step (watched every step by [`Scene::step`]); it must not have.
+    Pass {
+        /// The body watched.
+        body: BodyHandle,
+        /// The x its centre must never exceed (m).
+        beyond: Real,
     },
     /// A rope or cloth: finite, its springs near their length, above `floor`, at rest.
     MassSpring {
@@ -84,13 +123,70 @@ pub struct Figure {
 }
 
 impl Scene {
-    /// One step of `dt`: the world, then its rope or cloth against the world's colliders.
+    /// A scene of `world` whose checks measure `tracked` (with their starting poses).
+    pub fn new(world: World, tracked: Vec<(BodyHandle, Isometry<Real>)>, check: Check) -> Scene {
+        Scene {
+            world,
+            tracked,
+            check,
+            mass_spring: None,
+            watched: Watched::default(),
+        }
+    }
+
+    /// One step of `dt`: the world, then its rope or cloth against the world's colliders, then
+    /// the checks that watch every step.
     pub fn step(&mut self, dt: Real) -> Result<sprung::StepReport, sprung::Error> {
         let report = self.world.step(dt)?;
         if let Some(m) = &mut self.mass_spring {
             m.update(Some(&self.world));
         }
+        self.watch();
         Ok(report)
+    }
+
+    /// Records what the checks that watch every step see now.
+    fn watch(&mut self) {
+        if let Check::Pass { body, beyond } = self.check {
+            if let Some(b) = self.world.body(body) {
+                self.watched.passed |= b.translation().x > beyond;
+            }
+        }
+    }
+
+    /// Tracked bodies whose centre has |x| > 100 or |z| > 100 or y < -1, or is not finite
+    /// (SCENES.md's `lost`).
+    fn lost(&self) -> usize {
+        self.tracked_bodies()
+            .filter(|b| {
+                let p = b.translation();
+                !p.iter().all(|x| x.is_finite())
+                    || p.x.abs() > 100.0
+                    || p.z.abs() > 100.0
+                    || p.y < -1.0
+            })
+            .count()
+    }
+
+    fn tracked_bodies(&self) -> impl Iterator<Item = &sprung::RigidBody> + '_ {
+        self.tracked
+            .iter()
+            .map(|(h, _)| self.world.body(*h).expect("tracked bodies live"))
+    }
+
+    /// 1 if every tracked body's position and velocity is finite, else 0.
+    fn finite(&self) -> Figure {
+        let finite = self.tracked_bodies().all(|b| {
+            b.translation()
+                .iter()
+                .chain(b.linear_velocity().iter())
+                .all(|x| x.is_finite())
+        });
+        Figure {
+            name: "finite",
+            value: if finite { 1.0 } else { 0.0 },
+            ok: finite,
+        }
     }
 
     /// Measures the scene's checks now.
@@ -176,12 +272,81 @@ impl Scene {
                     },
                 ]
             }
-            Check::Joints { max_error } => {
+            Check::Joints { max_error, finite } => {
                 let error = self.joint_lengths(|_| true).fold(0.0_f64, f64::max);
-                vec![Figure {
+                let mut figures = vec![Figure {
                     name: "max_joint_error",
                     value: error,
                     ok: error < max_error as f64,
+                }];
+                if finite {
+                    figures.push(self.finite());
+                }
+                figures
+            }
+            Check::Fallen { min_y } => {
+                let lowest = self
+                    .tracked_bodies()
+                    .map(|b| finite_or(b.translation().y as f64, f64::NEG_INFINITY))
+                    .fold(f64::INFINITY, f64::min);
+                vec![
+                    Figure {
+                        name: "min_y",
+                        value: lowest,
+                        ok: lowest > min_y as f64,
+                    },
+                    lost_figure(self.lost()),
+                ]
+            }
+            Check::Bin { half_width, floor } => {
+                let escaped = self
+                    .tracked_bodies()
+                    .filter(|b| {
+                        let p = b.translation();
+                        // A NaN centre is not inside the bin either.
+                        !(p.x.abs() <= half_width && p.z.abs() <= half_width && p.y >= floor)
+                    })
+                    .count();
+                vec![
+                    Figure {
+                        name: "escaped",
+                        value: escaped as f64,
+                        ok: escaped == 0,
+                    },
+                    lost_figure(self.lost()),
+                ]
+            }
+            Check::Hulls { min_vertex_y } => {
+                let down = -Vector::y();
+                let mut lowest = f64::INFINITY;
+                for body in self.tracked_bodies() {
+                    for &c in body.colliders() {
+                        let collider = self.world.collider(c).expect("attached colliders live");
+                        let pose = body.pose() * collider.local_pose();
+                        let vertex =
+                            pose * collider.shape().support(&(pose.rotation.inverse() * down));
+                        lowest = lowest.min(finite_or(vertex.y as f64, f64::NEG_INFINITY));
+                    }
+                }
+                vec![
+                    Figure {
+                        name: "min_vertex_y",
+                        value: lowest,
+                        ok: lowest > min_vertex_y as f64,
+                    },
+                    lost_figure(self.lost()),
+                ]
+            }
+            Check::Pass { body, beyond } => {
+                let now = self
+                    .world
+                    .body(body)
+                    .is_some_and(|b| b.translation().x > beyond);
+                let passed = self.watched.passed || now;
+                vec![Figure {
+                    name: "passed",
+                    value: if passed { 1.0 } else { 0.0 },
+                    ok: !passed,
                 }]
             }
             Check::SpringNet {
@@ -190,37 +355,24 @@ impl Scene {
                 min_y,
                 max_speed,
             } => {
-                let bodies = || {
-                    self.tracked
-                        .iter()
-                        .map(|(h, _)| self.world.body(*h).expect("tracked bodies live"))
-                };
-                let finite = bodies().all(|b| {
-                    b.translation()
-                        .iter()
-                        .chain(b.linear_velocity().iter())
-                        .all(|x| x.is_finite())
-                });
                 let is_net_spring = move |kind: &JointKind| matches!(kind, JointKind::Distance(d) if d.rest_length == rest_length);
                 let max_stretch = self
                     .joint_lengths(is_net_spring)
                     .map(|l| l / rest_length as f64)
                     .fold(0.0, f64::max);
-                let lowest = bodies()
+                let lowest = self
+                    .tracked_bodies()
                     .map(|b| b.translation().y as f64)
                     .fold(f64::INFINITY, f64::min);
-                let fastest = bodies()
+                let fastest = self
+                    .tracked_bodies()
                     .map(|b| b.linear_velocity().norm() as f64)
                     .fold(0.0, f64::max);
                 let near = |value: f64, (expected, tolerance): (Real, Real)| {
                     (value - expected as f64).abs() <= tolerance as f64
                 };
                 vec![
-                    Figure {
-                        name: "finite",
-                        value: if finite { 1.0 } else { 0.0 },
-                        ok: finite,
-                    },
+                    self.finite(),
                     Figure {
                         name: "max_stretch",
                         value: max_stretch,
@@ -264,7 +416,26 @@ impl Scene {
     }
 }
 
-/// Every scene, in SCENES.md's order.
+/// `x` if finite, else `otherwise` (a check must fail on NaN, which compares false).
+fn finite_or(x: f64, otherwise: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        otherwise
+    }
+}
+
+/// SCENES.md's `lost`: must be 0.
+fn lost_figure(lost: usize) -> Figure {
+    Figure {
+        name: "lost",
+        value: lost as f64,
+        ok: lost == 0,
+    }
+}
+
+/// Every scene, SCENES.md's in its order (the spring toolkit's rope and cloth, which SCENES.md
+/// does not have, after spring_net).
 pub fn catalogue() -> &'static [SceneSpec] {
     &[
         SceneSpec {
@@ -278,6 +449,24 @@ pub fn catalogue() -> &'static [SceneSpec] {
             steps: 600,
             dt: 1.0 / 60.0,
             build: pyramid::pyramid3d,
+        },
+        SceneSpec {
+            name: "boxes",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: falling::boxes,
+        },
+        SceneSpec {
+            name: "balls",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: falling::balls,
+        },
+        SceneSpec {
+            name: "convex",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: falling::convex,
         },
         SceneSpec {
             name: "joint_grid",
@@ -303,6 +492,30 @@ pub fn catalogue() -> &'static [SceneSpec] {
             dt: 1.0 / 60.0,
             build: soft::cloth,
         },
+        SceneSpec {
+            name: "bullet",
+            steps: 60,
+            dt: 1.0 / 60.0,
+            build: ccd::bullet,
+        },
+        SceneSpec {
+            name: "large_pyramid",
+            steps: 200,
+            dt: 1.0 / 60.0,
+            build: box3d::large_pyramid,
+        },
+        SceneSpec {
+            name: "many_pyramids",
+            steps: 100,
+            dt: 1.0 / 60.0,
+            build: box3d::many_pyramids,
+        },
+        SceneSpec {
+            name: "joint_grid100",
+            steps: 100,
+            dt: 1.0 / 60.0,
+            build: box3d::joint_grid100,
+        },
     ]
 }
 
@@ -326,31 +539,54 @@ pub(crate) mod common {
     /// (100, 1, 100) centred at (0, -1, 0).
     pub fn world_with_ground() -> World {
         let mut world = World::new(GRAVITY).expect("finite gravity");
-        let ground = world
-            .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
-            .expect("valid ground");
+        ground(&mut world, Vector::new(100.0, 1.0, 100.0), FRICTION);
         world
-            .add_collider(
-                ColliderBuilder::cuboid(100.0, 1.0, 100.0).friction(FRICTION),
-                ground,
-            )
-            .expect("valid ground box");
+    }
+
+    /// A static box of `half_extents` whose top face is y = 0.
+    pub fn ground(world: &mut World, half_extents: Vector<Real>, friction: Real) {
+        static_box(
+            world,
+            half_extents,
+            Vector::new(0.0, -half_extents.y, 0.0),
+            friction,
+        );
+    }
+
+    /// A static box of `half_extents` centred at `at`.
+    pub fn static_box(
+        world: &mut World,
+        half_extents: Vector<Real>,
+        at: Vector<Real>,
+        friction: Real,
+    ) {
+        let body = world
+            .add_body(RigidBodyBuilder::fixed().translation(at))
+            .expect("valid static body");
+        let (hx, hy, hz) = (half_extents.x, half_extents.y, half_extents.z);
         world
+            .add_collider(ColliderBuilder::cuboid(hx, hy, hz).friction(friction), body)
+            .expect("valid static box");
+    }
+
+    /// A dynamic body at rest, unrotated, at `at`, with one collider; with its starting pose.
+    pub fn body(
+        world: &mut World,
+        at: Vector<Real>,
+        collider: ColliderBuilder,
+    ) -> (BodyHandle, Isometry<Real>) {
+        let body = world
+            .add_body(RigidBodyBuilder::dynamic().translation(at))
+            .expect("valid body");
+        world.add_collider(collider, body).expect("valid collider");
+        (body, Isometry::translation(at.x, at.y, at.z))
     }
 
     /// A unit cube at rest, unrotated, centred at `at`.
     pub fn cube(world: &mut World, at: Vector<Real>) -> (BodyHandle, Isometry<Real>) {
-        let body = world
-            .add_body(RigidBodyBuilder::dynamic().translation(at))
-            .expect("valid cube");
-        world
-            .add_collider(
-                ColliderBuilder::cuboid(0.5, 0.5, 0.5)
-                    .density(DENSITY)
-                    .friction(FRICTION),
-                body,
-            )
-            .expect("valid cube box");
-        (body, Isometry::translation(at.x, at.y, at.z))
+        let cube = ColliderBuilder::cuboid(0.5, 0.5, 0.5)
+            .density(DENSITY)
+            .friction(FRICTION);
+        body(world, at, cube)
     }
 }

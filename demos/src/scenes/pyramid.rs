@@ -21,12 +21,7 @@ pub fn pyramid() -> Scene {
             tracked.push(cube(&mut world, at));
         }
     }
-    Scene {
-        world,
-        tracked,
-        check: STACK,
-        mass_spring: None,
-    }
+    Scene::new(world, tracked, STACK)
 }
 
 /// Layer i (0..12) holds (12 - i)^2 cubes; cube (j, k) is centred at x = j - (11 - i)/2,
@@ -43,10 +38,5 @@ pub fn pyramid3d() -> Scene {
             }
         }
     }
-    Scene {
-        world,
-        tracked,
-        check: STACK,
-        mass_spring: None,
-    }
+    Scene::new(world, tracked, STACK)
 }

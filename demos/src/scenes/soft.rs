@@ -33,16 +33,15 @@ pub fn rope() -> Scene {
         rope.add_spring(previous, p).expect("existing points");
         previous = p;
     }
+    // Position-based springs give a little under load: a rope's links share its weight.
+    let check = Check::MassSpring {
+        max_stretch: 1.1,
+        floor: -0.01,
+        max_motion: 0.01,
+    };
     Scene {
-        world,
-        tracked: Vec::new(),
-        // Position-based springs give a little under load: a rope's links share its weight.
-        check: Check::MassSpring {
-            max_stretch: 1.1,
-            floor: -0.01,
-            max_motion: 0.01,
-        },
         mass_spring: Some(rope),
+        ..Scene::new(world, Vec::new(), check)
     }
 }
 
@@ -78,14 +77,13 @@ pub fn cloth() -> Scene {
             }
         }
     }
+    let check = Check::MassSpring {
+        max_stretch: 1.05,
+        floor: -0.01,
+        max_motion: 0.01,
+    };
     Scene {
-        world,
-        tracked: Vec::new(),
-        check: Check::MassSpring {
-            max_stretch: 1.05,
-            floor: -0.01,
-            max_motion: 0.01,
-        },
         mass_spring: Some(cloth),
+        ..Scene::new(world, Vec::new(), check)
     }
 }
