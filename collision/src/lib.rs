@@ -2,10 +2,12 @@
 //!
 //! The stages, in the order the engine runs them: [`broad_phase`] (sweep-and-prune over fat
 //! AABBs: which pairs might touch), [`narrow_phase`] (per pair: [`gjk`] distance, [`epa`]
-//! depth, [`manifold`] clipping, kept from step to step). [`shape`] holds the shapes.
+//! depth, [`manifold`] clipping, kept from step to step). [`shape`] holds the shapes; [`cast`]
+//! answers ray casts and time of impact for queries and continuous collision.
 //! All types are parry3d's `math` types (f32), Y up.
 
 pub mod broad_phase;
+pub mod cast;
 pub mod epa;
 pub mod gjk;
 pub mod manifold;

@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{shape, Rng, KINDS};
+use common::{shape, signed_distance, Rng, KINDS};
 use sprung_collision::parry3d;
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::shape::Shape;
@@ -41,24 +41,10 @@ fn overlap_along(
     n.dot(&sa.coords) - n.dot(&sb.coords)
 }
 
-/// Distance from `p` to the solid `s` (0 inside or on it), by parry3d's point projection.
-///
-/// For hulls, parry3d's projection runs its GJK (precise to a relative 1e-3), so the test asks
-/// its face planes instead: a point is as far outside as its largest height above a face plane,
-/// exact for the faces parry3d built.
+/// Distance from `p` to the solid `s` (0 inside or on it), by parry3d's exact primitives
+/// (see [`signed_distance`]).
 fn off_surface(s: &Shape, pose: &Isometry<Real>, p: &Point<Real>) -> Real {
-    if let Shape::ConvexHull(h) = s {
-        let local = pose.inverse_transform_point(p);
-        let faces = h.faces().iter();
-        return faces
-            .map(|f| {
-                let v = h.vertices_adj_to_face()[f.first_vertex_or_edge as usize] as usize;
-                f.normal.dot(&(local - h.points()[v]))
-            })
-            .fold(0.0, Real::max);
-    }
-    let proj = s.as_parry().project_point(pose, p, true);
-    (proj.point - p).norm()
+    signed_distance(s, pose, p).max(0.0)
 }
 
 /// Distance from `p` to the core of `s` (centre, segment or the polytope itself).
