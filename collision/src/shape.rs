@@ -249,6 +249,21 @@ impl Shape {
         }
     }
 
+    /// Half the shape's thinnest dimension (m): how far it may move in a step before a thin
+    /// wall could fit between where it was and where it is (a hull's is its box's, an upper
+    /// bound).
+    pub fn thickness(&self) -> Real {
+        match self {
+            Shape::Sphere(b) => b.radius,
+            Shape::Capsule(c) => c.radius,
+            Shape::Cuboid(c) => c.half_extents.min(),
+            Shape::ConvexHull(h) => {
+                let aabb = h.local_aabb();
+                aabb.half_extents().min()
+            }
+        }
+    }
+
     /// The farthest any point of the shape lies from `center` (local frame, m).
     pub fn extent_from(&self, center: &Point<Real>) -> Real {
         self.core_extent_from(center) + self.radius()

@@ -184,8 +184,6 @@ fn bullet_is_built_and_its_check_watches_every_step() {
 
 /// `bullet` in full must not pass through the wall.
 #[test]
-#[ignore = "fails until continuous collision lands: at 5 m a step the sphere is inside the wall \
-            for one step and is pushed out of its far side (another session is writing CCD)"]
 fn bullet_does_not_pass_through_the_wall() {
     let scene = run("bullet", find("bullet").unwrap().steps);
     assert_all_ok("bullet", &scene);

@@ -39,6 +39,8 @@ pub struct RigidBody {
     pub(crate) solver_index: u32,
     /// Whether this body may fall asleep with its island.
     pub(crate) can_sleep: bool,
+    /// Swept against every other body, not just static ones, whatever its speed.
+    pub(crate) bullet: bool,
     /// How long (s) it has been slow: an island sleeps when all its bodies have been slow for
     /// the world's `time_to_sleep`.
     pub(crate) slow_time: Real,
@@ -73,6 +75,11 @@ impl RigidBody {
     /// True while the body sleeps: it is not simulated until something wakes its island.
     pub fn is_sleeping(&self) -> bool {
         self.island.is_some()
+    }
+
+    /// True for a bullet (see [`RigidBodyBuilder::bullet`]).
+    pub fn is_bullet(&self) -> bool {
+        self.bullet
     }
 
     /// Dynamic, kinematic or static.
@@ -139,6 +146,7 @@ pub struct RigidBodyBuilder {
     gravity_scale: Real,
     mass: Option<Mass>,
     can_sleep: bool,
+    bullet: bool,
 }
 
 impl RigidBodyBuilder {
@@ -153,6 +161,7 @@ impl RigidBodyBuilder {
             gravity_scale: 1.0,
             mass: None,
             can_sleep: true,
+            bullet: false,
         }
     }
     /// A body moved by gravity, forces and contacts.
@@ -211,6 +220,13 @@ impl RigidBodyBuilder {
     /// (default true; the world's [`crate::SleepSettings`] can also turn sleeping off).
     pub fn can_sleep(mut self, can_sleep: bool) -> Self {
         self.can_sleep = can_sleep;
+        self
+    }
+    /// A bullet: swept every step against static and non-bullet dynamic bodies so that it
+    /// cannot pass through them, however fast. Other bodies are swept against static ones only,
+    /// and only when they move farther in a step than their speculative contacts reach.
+    pub fn bullet(mut self, bullet: bool) -> Self {
+        self.bullet = bullet;
         self
     }
     /// Sets mass (kg, > 0) and principal inertia (kg m^2, each > 0) about the body's origin,
@@ -273,6 +289,7 @@ impl RigidBodyBuilder {
             kinematic_target: None,
             solver_index: u32::MAX,
             can_sleep: self.can_sleep,
+            bullet: self.bullet,
             slow_time: 0.0,
             island: None,
         })

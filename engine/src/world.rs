@@ -29,6 +29,8 @@ use crate::sleep::{Islands, SleepSettings};
 
 /// How much the broad phase fattens every box (m): bodies moving less than this between steps
 /// cost the broad phase nothing.
+mod ccd;
+
 const BROAD_PHASE_MARGIN: Real = 0.1;
 /// Contact points are kept up to this far apart (m) at rest; moving bodies add the distance
 /// they can travel in one step, so that speculative points stop them before they touch.
@@ -719,6 +721,7 @@ impl World {
         self.report_touching();
         let solve_ms = solve.elapsed().as_secs_f64() * 1e3;
         integrate::scatter(&mut self.bodies, &self.solver_bodies);
+        self.solve_continuous(dt);
         self.break_joints(dt);
         self.update_islands(dt);
         Ok(self.report(collide_ms, solve_ms))

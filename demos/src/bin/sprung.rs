@@ -146,6 +146,11 @@ fn run(
     let checks = figures
         .iter()
         .fold(Line::default(), |line, f| line.number(f.name, f.value));
+    let asleep = scene
+        .world
+        .bodies()
+        .filter(|(_, b)| b.is_sleeping())
+        .count();
     let s = &scene.world.settings;
     let settings = Line::default()
         .number("substeps", s.substeps as f64)
@@ -172,9 +177,8 @@ fn run(
         .number("contact_points", last.contact_points as f64)
         .number("ms_collide", collide / steps.max(1) as f64)
         .number("ms_solve", solve / steps.max(1) as f64)
+        .number("bodies_asleep", asleep as f64)
         .object("settings", settings);
-    // TODO(sleep): add `bodies_asleep` (SCENES.md's "bodies asleep at the end") once RigidBody
-    // can say whether it sleeps (is_sleeping(), being written in parallel); not on this branch.
 
     let line = match failed_step {
         Some(e) => line.string("error", &e),

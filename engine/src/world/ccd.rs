@@ -1,0 +1,132 @@
+//! Continuous collision: the sweep that stops fast bodies from passing through thin ones.
+//!
+//! Speculative contacts stop a body whose contacts reach as far as it travels; past
+//! `MAX_SPECULATIVE_DISTANCE` in one step they do not, and neither does the broad phase, whose
+//! boxes grow by no more; and a body that moves more than half its thickness can turn through
+//! a thin wall about the one point its contact holds. Such bodies, and bullets always, are swept from where they were at the
+//! start of the step to where the solver put them, by conservative advancement
+//! ([`time_of_impact`]), against static colliders (bullets: against dynamic non-bullets too, at
+//! their end poses). A body whose centre ended beyond the surface it first hit is moved back to
+//! the time of impact, keeping its velocity: the next step's contact then stops it, as Box2D v3
+//! does. A body that stopped in front (its contacts did their work) is left alone.
+
+use parry3d::bounding_volume::BoundingVolume;
+use parry3d::math::{Isometry, Real};
+use sprung_collision::cast::{time_of_impact, Motion as Sweep};
+
+use super::{World, MAX_SPECULATIVE_DISTANCE};
+use crate::body::BodyKind;
+
+/// Stop this far (m) in front of the surface hit: the next step's contact begins there.
+const TOI_TARGET: Real = 0.005;
+
+impl World {
+    /// Sweeps every body that moved too far for its contacts (and every bullet) and moves it
+    /// back to its first time of impact if it passed through something.
+    pub(super) fn solve_continuous(&mut self, dt: Real) {
+        for i in 0..self.solver_slots.len() {
+            let slot = self.solver_slots[i];
+            let body = self.bodies.at(slot);
+            if body.kind != BodyKind::Dynamic {
+                continue;
+            }
+            let (start, end) = (body.previous_pose, body.pose);
+            let turn = (end.rotation * start.rotation.inverse()).scaled_axis();
+            let shapes = || {
+                body.colliders
+                    .iter()
+                    .map(|c| &self.colliders.at(c.index).shape)
+            };
+            let extent = shapes().map(|s| s.scale()).fold(0.0, Real::max);
+            let thinnest = shapes()
+                .map(|s| s.thickness())
+                .fold(Real::INFINITY, Real::min);
+            let travel = (body.center_of_mass() - start * body.mass.local_center).norm()
+                + turn.norm() * extent;
+            // Fast for its contacts' reach, or for its own size (a wall could fit in between).
+            if !body.bullet && travel <= MAX_SPECULATIVE_DISTANCE.min(thinnest) {
+                continue;
+            }
+            if let Some(t) = self.first_pass_through(slot, dt) {
+                let body = self.bodies.at_mut(slot);
+                body.pose =
+                    sweep_of(body.previous_pose, body.pose, body.mass.local_center, dt).pose_at(t);
+            }
+        }
+    }
+
+    /// The earliest time in the step at which body `slot`, moving from its previous pose to
+    /// its pose, hit a collider it then passed (its centre ending beyond the surface).
+    fn first_pass_through(&self, slot: u32, dt: Real) -> Option<Real> {
+        let body = self.bodies.at(slot);
+        let motion = sweep_of(body.previous_pose, body.pose, body.mass.local_center, dt);
+        let mut first: Option<Real> = None;
+        for own in &body.colliders {
+            let collider = self.colliders.at(own.index);
+            let moving = Sweep {
+                start: body.previous_pose * collider.local_pose,
+                local_center: collider.local_pose.inverse() * body.mass.local_center,
+                ..motion
+            };
+            let end = collider.shape.aabb(&(body.pose * collider.local_pose));
+            let swept = collider.shape.aabb(&moving.start).merged(&end);
+            self.broad_phase.query_aabb(&swept, |proxy| {
+                let Some(&other_slot) = self.proxy_colliders.get(proxy.0 as usize) else {
+                    return;
+                };
+                if other_slot == u32::MAX || proxy == collider.proxy {
+                    return;
+                }
+                let other = self.colliders.at(other_slot);
+                let other_body = self.bodies.at(other.body.index);
+                let target = match other_body.kind {
+                    BodyKind::Static => true,
+                    BodyKind::Dynamic => body.bullet && !other_body.bullet,
+                    BodyKind::Kinematic => false,
+                };
+                if !target || other.sensor || !self.can_touch(collider.proxy, proxy) {
+                    return;
+                }
+                let still = Sweep::fixed(other_body.pose * other.local_pose);
+                let toi = |target| {
+                    time_of_impact(&collider.shape, &moving, &other.shape, &still, dt, target)
+                };
+                // Already within the target at the start (a contact from the last sweep): then
+                // what matters is whether it gets closer still, to touching.
+                let hit = match toi(TOI_TARGET) {
+                    Some(hit) if hit.t == 0.0 => toi(0.0),
+                    hit => hit,
+                };
+                let Some(hit) = hit else {
+                    return;
+                };
+                // A stop in front is the contacts' business. A body already touching at the
+                // start whose centre still ended beyond (turning through about the one point
+                // its contact held) goes back to where it was: it loses the step's motion, not
+                // the wall.
+                let beyond = (end.center() - hit.point_b).dot(&hit.normal) > 0.0;
+                if hit.t < dt && beyond && first.is_none_or(|f| hit.t < f) {
+                    first = Some(hit.t);
+                }
+            });
+        }
+        first
+    }
+}
+
+/// The motion that takes a body from `start` to `end` in `dt`: its centre of mass (at
+/// `local_center`) in a straight line, turning at a constant rate.
+fn sweep_of(
+    start: Isometry<Real>,
+    end: Isometry<Real>,
+    local_center: parry3d::math::Point<Real>,
+    dt: Real,
+) -> Sweep {
+    let turn = (end.rotation * start.rotation.inverse()).scaled_axis();
+    Sweep::new(
+        start,
+        (end * local_center - start * local_center) / dt,
+        turn / dt,
+    )
+    .about(local_center)
+}
