@@ -216,22 +216,52 @@ fn a_box_across_seams_of_a_flat_floor_gets_one_manifold_straight_up() {
     }
 }
 
-#[test]
-fn a_box_sliding_past_a_seam_never_sees_a_sideways_normal() {
-    // Sweep the box across a seam in 1 mm steps; at every position the only normal is up.
-    let floor = grid_floor(4, 1.0);
+/// Sweeps a small box, resting 2 mm deep and turned a little, across the seams of `floor`
+/// (whose surface is y = `top`) in 6 mm steps: at every position the only normal is straight up.
+fn sweep_sees_only_up(floor: &Shape, top: Real) {
     let cube = Shape::cuboid(Vector::new(0.25, 0.25, 0.25)).unwrap();
     for i in 0..200 {
         let x = -0.6 + i as Real * 0.006;
-        let pose = Isometry::translation(x, 0.248, 0.31);
-        for m in all(&floor, &Isometry::identity(), &cube, &pose) {
-            assert!(
-                (m.normal - Vector::y()).norm() < 1e-5,
-                "x = {x}: {:?}",
-                m.normal
-            );
-        }
+        let pose = Isometry::new(Vector::new(x, top + 0.248, 0.31), Vector::y() * 0.2);
+        let m = all(floor, &Isometry::identity(), &cube, &pose);
+        assert_eq!(m.len(), 1, "x = {x}");
+        assert!(
+            (m[0].normal - Vector::y()).norm() < 1e-5,
+            "x = {x}: {:?}",
+            m[0].normal
+        );
     }
+}
+
+#[test]
+fn a_box_sliding_past_a_seam_never_sees_a_sideways_normal() {
+    sweep_sees_only_up(&grid_floor(4, 1.0), 0.0);
+}
+
+#[test]
+fn a_triangle_soup_floor_finds_its_seams_by_merging_vertices() {
+    // Every triangle with its own three vertices: the seams are found all the same.
+    let Shape::TriMesh(grid) = grid_floor(4, 1.0) else {
+        unreachable!()
+    };
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    for t in grid.triangles() {
+        let base = vertices.len() as u32;
+        vertices.extend([t.a, t.b, t.c]);
+        indices.push([base, base + 1, base + 2]);
+    }
+    sweep_sees_only_up(&Shape::trimesh(vertices, indices).unwrap(), 0.0);
+}
+
+#[test]
+fn a_box_sliding_over_a_flat_height_field_never_sees_a_sideways_normal() {
+    let field = Shape::heightfield(
+        DMatrix::from_element(5, 5, 0.25),
+        Vector::new(4.0, 2.0, 4.0),
+    )
+    .unwrap();
+    sweep_sees_only_up(&field, 0.5);
 }
 
 #[test]

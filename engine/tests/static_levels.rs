@@ -7,7 +7,7 @@
 
 use sprung::collision::shape::ShapeError;
 use sprung::math::{Isometry, Point, Real, Rotation, Vector};
-use sprung::{BodyHandle, ColliderBuilder, Error, RigidBodyBuilder, World};
+use sprung::{BodyHandle, ColliderBuilder, Error, Event, RigidBodyBuilder, World};
 
 use parry3d::na::DMatrix;
 
@@ -378,6 +378,39 @@ fn a_ball_dropped_in_a_mesh_bowl_settles_at_its_bottom() {
     assert!(c.x.hypot(c.z) < 0.05, "ball at {c:?}");
     assert!(c.y > r - 0.01 && c.y < r + 0.05, "ball at {c:?}");
     assert!(world.body(ball).unwrap().linear_velocity().norm() < 0.01);
+}
+
+#[test]
+fn a_box_on_a_mesh_floor_is_one_contact_and_falls_asleep() {
+    let mut world = World::default();
+    fixed(&mut world, grid(8, 1.0, |_, _| 0.0));
+    // Over the corner where four quads meet.
+    let cube = world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 1.0, 0.0)))
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), cube)
+        .unwrap();
+    let mut began = 0;
+    let mut asleep = false;
+    for _ in 0..240 {
+        let report = world.step(DT).unwrap();
+        assert!(
+            report.contact_pairs <= 1 && report.contact_points <= 4,
+            "{report:?}"
+        );
+        for event in world.drain_events() {
+            match event {
+                Event::ContactBegan { .. } => began += 1,
+                Event::ContactEnded { .. } => panic!("the box never leaves the floor"),
+                Event::BodyFellAsleep(_) => asleep = true,
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(began, 1);
+    assert!(asleep && world.body(cube).unwrap().is_sleeping());
+    assert!((world.body(cube).unwrap().translation().y - 0.5).abs() < 0.005);
 }
 
 #[test]
