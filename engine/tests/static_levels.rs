@@ -62,7 +62,7 @@ fn slide(
     world
         .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5).friction(mu), cube)
         .unwrap();
-    let (mut speeds, mut vertical, mut spin) = (Vec::new(), 0.0 as Real, 0.0 as Real);
+    let (mut speeds, mut vertical, mut spin): (Vec<Real>, Real, Real) = (Vec::new(), 0.0, 0.0);
     for _ in 0..150 {
         world.step(DT).unwrap();
         let body = world.body(cube).unwrap();
