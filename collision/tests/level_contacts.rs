@@ -3,6 +3,9 @@
 //! slab (no sideways normal at a seam), convex ridges that must keep their edge normal, and
 //! degenerate level shapes refused with typed errors.
 
+mod common;
+
+use common::{shape, Rng, KINDS};
 use smallvec::SmallVec;
 use sprung_collision::manifold::{manifold, manifolds, Manifold};
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
@@ -454,5 +457,58 @@ fn stray_queries_on_level_shapes_stay_finite() {
         assert!(d.distance.is_finite());
         assert!(level.mass_properties(1000.0).mass() == 0.0);
         assert!(level.is_static_only());
+    }
+}
+
+#[test]
+fn random_shapes_on_level_geometry_give_finite_small_manifolds() {
+    // Every convex kind at random poses over a bumpy height field, a mesh bowl and a tilted
+    // half-space, both orders: no panic, finite numbers, unit normals, at most 4 points each,
+    // nothing deeper than the shape could sink.
+    let mut rng = Rng(0x5EED_1E7E1);
+    let field = Shape::heightfield(
+        DMatrix::from_fn(9, 9, |i, j| 0.3 * ((i * 7 + j * 3) % 5) as Real),
+        Vector::new(6.0, 1.0, 6.0),
+    )
+    .unwrap();
+    let Shape::TriMesh(grid) = grid_floor(6, 1.0) else {
+        unreachable!()
+    };
+    let bowl_vertices: Vec<Point<Real>> = grid
+        .vertices()
+        .iter()
+        .map(|p| Point::new(p.x, 0.2 * (p.x * p.x + p.z * p.z), p.z))
+        .collect();
+    let bowl = Shape::trimesh(bowl_vertices, grid.indices().to_vec()).unwrap();
+    let plane = Shape::halfspace(Vector::new(0.2, 1.0, 0.1)).unwrap();
+    let levels = [&field, &bowl, &plane];
+    for round in 0..3000 {
+        let kind = round % KINDS.len();
+        let convex = shape(&mut rng, kind);
+        let level = levels[round % levels.len()];
+        let pose = rng.pose(2.0);
+        let pose = Isometry::from_parts(
+            (pose.translation.vector + Vector::y() * rng.range(-0.5, 1.5)).into(),
+            pose.rotation,
+        );
+        let level_pose = Isometry::translation(0.0, rng.range(-0.2, 0.2), 0.0);
+        for (m, flipped) in [
+            (all(level, &level_pose, &convex, &pose), false),
+            (all(&convex, &pose, level, &level_pose), true),
+        ] {
+            for manifold in &m {
+                assert!((manifold.normal.norm() - 1.0).abs() < 1e-3, "{manifold:?}");
+                assert!(!manifold.points.is_empty() && manifold.points.len() <= 4);
+                for p in &manifold.points {
+                    let finite = |q: &Point<Real>| q.iter().all(|x| x.is_finite());
+                    assert!(finite(&p.point_a) && finite(&p.point_b), "{p:?}");
+                    assert!(p.separation <= MARGIN + 1e-5, "{p:?}");
+                    assert!(
+                        p.separation >= -4.0,
+                        "round {round} flipped {flipped}: {p:?}"
+                    );
+                }
+            }
+        }
     }
 }
