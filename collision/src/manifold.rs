@@ -23,9 +23,10 @@ use parry3d::math::{Isometry, Point, Real, Vector};
 use parry3d::shape::Cuboid;
 use smallvec::SmallVec;
 
+pub use crate::dispatch::manifolds;
 use crate::epa::{self, Contact};
+use crate::sat;
 use crate::shape::Shape;
-use crate::{halfspace, mesh, sat};
 
 /// Identifies which features of the two shapes made a contact point, so that the next step can
 /// recognise the same point and carry its impulses over (warm starting).
@@ -296,60 +297,6 @@ pub fn manifold(
         return;
     };
     clip(a, pose_a, b, pose_b, &contact, margin, out);
-}
-
-/// Every manifold of `a` at `pose_a` against `b` at `pose_b`, replacing `out`'s: one for two
-/// convex shapes or a half-space, one per group of coplanar touching triangles for a mesh or
-/// height field ([`crate::mesh`]). Two level shapes (both static) give none.
-pub fn manifolds(
-    a: &Shape,
-    pose_a: &Isometry<Real>,
-    b: &Shape,
-    pose_b: &Isometry<Real>,
-    margin: Real,
-    out: &mut SmallVec<[Manifold; 1]>,
-) {
-    out.clear();
-    match (a.is_level(), b.is_level()) {
-        (false, false) => {
-            out.push(Manifold::default());
-            manifold(a, pose_a, b, pose_b, margin, &mut out[0]);
-        }
-        (true, false) => level(a, pose_a, b, pose_b, margin, out),
-        (false, true) => {
-            // Found from the level shape's side, then turned to point from A to B.
-            level(b, pose_b, a, pose_a, margin, out);
-            for m in out.iter_mut() {
-                m.normal = -m.normal;
-                for p in &mut m.points {
-                    std::mem::swap(&mut p.point_a, &mut p.point_b);
-                }
-            }
-        }
-        (true, true) => {}
-    }
-    out.retain(|m| !m.points.is_empty());
-}
-
-/// The manifolds of level shape `a` against convex shape `b`, normals from `a` to `b`.
-fn level(
-    a: &Shape,
-    pose_a: &Isometry<Real>,
-    b: &Shape,
-    pose_b: &Isometry<Real>,
-    margin: Real,
-    out: &mut SmallVec<[Manifold; 1]>,
-) {
-    match a {
-        Shape::HalfSpace(h) => {
-            out.push(Manifold::default());
-            halfspace::manifold(h, pose_a, b, pose_b, margin, &mut out[0]);
-        }
-        Shape::TriMesh(_) | Shape::HeightField(_) => {
-            mesh::manifolds(a, pose_a, b, pose_b, margin, out)
-        }
-        _ => {}
-    }
 }
 
 /// The manifold around a contact already found: the supporting features of `a` and `b` along
