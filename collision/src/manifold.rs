@@ -23,6 +23,7 @@ use parry3d::math::{Isometry, Point, Real, Vector};
 use parry3d::shape::Cuboid;
 use smallvec::SmallVec;
 
+pub use crate::dispatch::manifolds;
 use crate::epa::{self, Contact};
 use crate::sat;
 use crate::shape::Shape;
@@ -56,6 +57,9 @@ pub struct Manifold {
     pub normal: Vector<Real>,
     /// The points; empty when the shapes are farther apart than the margin.
     pub points: SmallVec<[ManifoldPoint; 4]>,
+    /// Which part of a mesh or height field made it (its first triangle's index); 0 for
+    /// convex shapes and half-spaces.
+    pub sub_shape: u32,
 }
 
 /// How much shallower (m) than the contact query the deepest clipped point may be.
@@ -66,11 +70,11 @@ const SNAP: Real = 1.0e-3;
 
 /// A supporting feature in world space: 1 point (vertex), 2 (segment) or 3 and more (a convex
 /// face, wound counter-clockwise about its outward normal).
-struct Feature {
-    points: SmallVec<[Point<Real>; 8]>,
-    ids: SmallVec<[u32; 8]>,
+pub(crate) struct Feature {
+    pub(crate) points: SmallVec<[Point<Real>; 8]>,
+    pub(crate) ids: SmallVec<[u32; 8]>,
     /// Which face or segment, to tell features apart in ids.
-    id: u32,
+    pub(crate) id: u32,
     /// Outward face normal, for faces.
     normal: Vector<Real>,
     /// Exactly planar (a box face): lifted onto its plane, not onto a triangle fan.
@@ -85,7 +89,7 @@ struct Clip {
     id: u32,
 }
 
-fn mix(a: u32, b: u32) -> u32 {
+pub(crate) fn mix(a: u32, b: u32) -> u32 {
     (a ^ b.wrapping_mul(0x9E37_79B1))
         .rotate_left(13)
         .wrapping_mul(0x85EB_CA6B)
@@ -100,7 +104,7 @@ fn corner(c: &Cuboid, i: u32) -> Point<Real> {
 }
 
 /// The face of `shape` (at `pose`) that supports it best along world direction `dir`.
-fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>) -> Feature {
+pub(crate) fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>) -> Feature {
     let local = pose.rotation.inverse_transform_vector(dir);
     let mut f = Feature {
         points: SmallVec::new(),
@@ -192,6 +196,49 @@ fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>) -> 
             f.id = best as u32;
             f.normal = pose.rotation * face.normal.into_inner();
         }
+        Shape::Triangle(t) => {
+            // The face while the direction is within 60 degrees of either side's normal (as
+            // a box offers a face), else the edge that leans most towards the direction:
+            // a face seen edge-on projects to a sliver the clipper cannot use.
+            let face = (t.b - t.a).cross(&(t.c - t.a));
+            let cos = face.dot(&local) / (face.norm() * local.norm()).max(Real::MIN_POSITIVE);
+            let corners = [t.a, t.b, t.c];
+            if cos.abs() >= 0.5 {
+                let order = if cos >= 0.0 { [0, 1, 2] } else { [0, 2, 1] };
+                for i in order {
+                    f.points.push(pose * corners[i]);
+                    f.ids.push(i as u32);
+                }
+                f.id = u32::from(cos < 0.0);
+                let n = pose.rotation * face.normalize();
+                f.normal = if cos >= 0.0 { n } else { -n };
+                f.planar = true;
+            } else {
+                let edge = (0..3)
+                    .max_by(|&i, &j| {
+                        let along = |k: usize| {
+                            (corners[k] + corners[(k + 1) % 3].coords)
+                                .coords
+                                .dot(&local)
+                        };
+                        along(i)
+                            .partial_cmp(&along(j))
+                            .unwrap_or(std::cmp::Ordering::Equal)
+                    })
+                    .unwrap_or(0);
+                for i in [edge, (edge + 1) % 3] {
+                    f.points.push(pose * corners[i]);
+                    f.ids.push(i as u32);
+                }
+                f.id = 2 + edge as u32;
+            }
+        }
+        // Level shapes never reach here (the dispatcher cuts them first); a point keeps a stray
+        // call finite.
+        Shape::HalfSpace(_) | Shape::TriMesh(_) | Shape::HeightField(_) => {
+            f.points.push(pose * Point::origin());
+            f.ids.push(0);
+        }
     }
     f
 }
@@ -209,6 +256,9 @@ fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>) -> 
 /// assert_eq!(m.points.len(), 4);
 /// assert!(m.points.iter().all(|p| (p.separation + 0.01).abs() < 1e-5));
 /// ```
+///
+/// Convex shapes and half-spaces; for a mesh or height field, which can touch along several
+/// normals, [`manifolds`] gives them all (this keeps the deepest).
 pub fn manifold(
     a: &Shape,
     pose_a: &Isometry<Real>,
@@ -218,6 +268,25 @@ pub fn manifold(
     out: &mut Manifold,
 ) {
     out.points.clear();
+    out.sub_shape = 0;
+    if a.is_level() || b.is_level() {
+        let mut all: SmallVec<[Manifold; 1]> = SmallVec::new();
+        manifolds(a, pose_a, b, pose_b, margin, &mut all);
+        let depth = |m: &Manifold| {
+            m.points
+                .iter()
+                .map(|p| p.separation)
+                .fold(Real::INFINITY, Real::min)
+        };
+        if let Some(deepest) = all.into_iter().min_by(|x, y| {
+            depth(x)
+                .partial_cmp(&depth(y))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        }) {
+            *out = deepest;
+        }
+        return;
+    }
     let found = match (a, b) {
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
             sat::cuboid_cuboid(ca, pose_a, cb, pose_b, margin)
@@ -227,6 +296,22 @@ pub fn manifold(
     let Some(contact) = found else {
         return;
     };
+    clip(a, pose_a, b, pose_b, &contact, margin, out);
+}
+
+/// The manifold around a contact already found: the supporting features of `a` and `b` along
+/// `contact.normal`, clipped against each other (the module doc). `out`'s points are replaced.
+pub(crate) fn clip(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+    contact: &Contact,
+    margin: Real,
+    out: &mut Manifold,
+) {
+    out.points.clear();
+    let contact = *contact;
     let mut n = contact.normal;
     let fa = support_feature(a, pose_a, &n);
     let fb = support_feature(b, pose_b, &-n);
@@ -249,13 +334,7 @@ pub fn manifold(
 
     // The contact plane: origin at A's witness point, axes t1, t2 perpendicular to n.
     let origin = contact.point_a;
-    let t1 = if n.x.abs() < 0.57 {
-        n.cross(&Vector::x())
-    } else {
-        n.cross(&Vector::y())
-    }
-    .normalize();
-    let t2 = n.cross(&t1);
+    let (t1, t2) = plane_axes(&n);
     let to_plane = |p: &Point<Real>| {
         let d = p - origin;
         (d.dot(&t1), d.dot(&t2))
@@ -315,8 +394,20 @@ pub fn manifold(
         push_single(out, &contact, mix(base, 0xFFFF));
     }
     if out.points.len() > 4 {
-        reduce_to_four(out, &t1, &t2);
+        let keep = pick_four(&out.points, &t1, &t2);
+        out.points = keep.iter().map(|&i| out.points[i]).collect();
     }
+}
+
+/// The contact plane's two axes for unit normal `n`, chosen the same way every time.
+pub(crate) fn plane_axes(n: &Vector<Real>) -> (Vector<Real>, Vector<Real>) {
+    let t1 = if n.x.abs() < 0.57 {
+        n.cross(&Vector::x())
+    } else {
+        n.cross(&Vector::y())
+    }
+    .normalize();
+    (t1, n.cross(&t1))
 }
 
 fn push_single(out: &mut Manifold, c: &Contact, id: FeatureId) {
@@ -487,14 +578,18 @@ fn clip_segment_by_segment(points: &mut SmallVec<[Clip; 16]>, outline: &[(Real, 
     }
 }
 
-/// Keeps four points: the deepest, the one farthest from it, the one making the largest
-/// triangle with those, and the one adding the most area beyond that triangle.
-fn reduce_to_four(m: &mut Manifold, t1: &Vector<Real>, t2: &Vector<Real>) {
+/// The indices of four of `pts` to keep: the deepest, the one farthest from it, the one making
+/// the largest triangle with those, and the one adding the most area beyond that triangle
+/// (fewer if some coincide).
+pub(crate) fn pick_four(
+    pts: &[ManifoldPoint],
+    t1: &Vector<Real>,
+    t2: &Vector<Real>,
+) -> SmallVec<[usize; 4]> {
     let at = |p: &ManifoldPoint| (p.point_a.coords.dot(t1), p.point_a.coords.dot(t2));
     let area = |a: (Real, Real), b: (Real, Real), c: (Real, Real)| {
         (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
     };
-    let pts = &m.points;
     let argmax = |score: &dyn Fn(usize) -> Real| {
         (0..pts.len()).fold(0, |best, i| if score(i) > score(best) { i } else { best })
     };
@@ -522,6 +617,5 @@ fn reduce_to_four(m: &mut Manifold, t1: &Vector<Real>, t2: &Vector<Real>) {
             keep.push(i);
         }
     }
-    let kept: SmallVec<[ManifoldPoint; 4]> = keep.iter().map(|&i| m.points[i]).collect();
-    m.points = kept;
+    keep
 }

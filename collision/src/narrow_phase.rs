@@ -1,9 +1,10 @@
-//! Narrow phase: the pair cache that keeps each pair's manifold from step to step.
+//! Narrow phase: the pair cache that keeps each pair's manifolds from step to step.
 //!
 //! In: the broad phase's pair events (which pairs began and ended overlapping) and, each step,
-//! the shape and pose of every proxy. Out: for every overlapping pair, its [`Manifold`], with
-//! each point's accumulated impulses carried over from the previous step's point of the same
-//! feature id, so that the solver can warm start.
+//! the shape and pose of every proxy. Out: for every overlapping pair, its [`Manifold`]s (one for
+//! two convex shapes, one per touching group of triangles of a mesh), with each point's
+//! accumulated impulses carried over from the previous step's point of the same feature id
+//! (for a mesh the id includes the triangle), so that the solver can warm start.
 //!
 //! Pairs live in one `Vec`, in the order they began (swap-removed when they end), so the step
 //! walks a flat array; the hash map beside it is only read when a pair begins or ends.
@@ -14,7 +15,7 @@ use parry3d::math::{Isometry, Real};
 use smallvec::SmallVec;
 
 use crate::broad_phase::{PairEvent, ProxyId, ProxyPair};
-use crate::manifold::{manifold, Manifold, ManifoldPoint};
+use crate::manifold::{manifolds, Manifold, ManifoldPoint};
 use crate::shape::Shape;
 
 /// Where the narrow phase reads each proxy's shape and pose (the engine's collider set).
@@ -42,13 +43,14 @@ impl ProxyShapes for [(Shape, Isometry<Real>)] {
     }
 }
 
-/// One overlapping pair and its contact manifold.
+/// One overlapping pair and its contact manifolds.
 #[derive(Clone, Debug)]
 pub struct PairContact {
-    /// The two proxies, `a < b`; the manifold's normal points from `a` to `b`.
+    /// The two proxies, `a < b`; the manifolds' normals point from `a` to `b`.
     pub pair: ProxyPair,
-    /// The contact; empty while the shapes are farther apart than the margin.
-    pub manifold: Manifold,
+    /// The contact: one manifold per normal, none while the shapes are farther apart than the
+    /// margin. Inline for one, so convex pairs never allocate.
+    pub manifolds: SmallVec<[Manifold; 1]>,
     /// Whether the shapes touched (a point at or below zero separation) after the last step:
     /// kept by the caller, which reports contacts beginning and ending.
     pub touching: bool,
@@ -70,13 +72,15 @@ pub struct PairContact {
 /// let mut narrow = NarrowPhase::new(0.02);
 /// narrow.apply(&[PairEvent::Began(ProxyPair { a: ProxyId(0), b: ProxyId(1) })]);
 /// narrow.update(colliders.as_slice());
-/// assert_eq!(narrow.contacts()[0].manifold.points.len(), 4);
+/// assert_eq!(narrow.contacts()[0].manifolds[0].points.len(), 4);
 /// ```
 #[derive(Debug, Default)]
 pub struct NarrowPhase {
     margin: Real,
     contacts: Vec<PairContact>,
     index: HashMap<ProxyPair, usize>,
+    /// Last step's points of the pair being updated, kept to reuse its buffer.
+    previous: Vec<ManifoldPoint>,
 }
 
 impl NarrowPhase {
@@ -86,6 +90,7 @@ impl NarrowPhase {
             margin,
             contacts: Vec::new(),
             index: HashMap::new(),
+            previous: Vec::new(),
         }
     }
 
@@ -103,7 +108,7 @@ impl NarrowPhase {
                         self.index.insert(pair, self.contacts.len());
                         self.contacts.push(PairContact {
                             pair,
-                            manifold: Manifold::default(),
+                            manifolds: SmallVec::new(),
                             touching: false,
                             peak_impulse: 0.0,
                         });
@@ -123,10 +128,11 @@ impl NarrowPhase {
         }
     }
 
-    /// Recomputes every pair's manifold at the current poses, carrying impulses over by
+    /// Recomputes every pair's manifolds at the current poses, carrying impulses over by
     /// feature id. Points are kept up to the margin plus both proxies' speculative distances.
     pub fn update<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) {
         let margin = self.margin;
+        let old = &mut self.previous;
         for contact in &mut self.contacts {
             if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
                 continue;
@@ -135,14 +141,17 @@ impl NarrowPhase {
                 shapes.shape_and_pose(contact.pair.a),
                 shapes.shape_and_pose(contact.pair.b),
             ) else {
-                contact.manifold.points.clear();
+                contact.manifolds.clear();
                 continue;
             };
-            let old: SmallVec<[ManifoldPoint; 4]> = contact.manifold.points.clone();
+            old.clear();
+            for m in &contact.manifolds {
+                old.extend_from_slice(&m.points);
+            }
             let reach = shapes.speculative_distance(contact.pair.a)
                 + shapes.speculative_distance(contact.pair.b);
-            manifold(sa, pa, sb, pb, margin + reach, &mut contact.manifold);
-            for point in &mut contact.manifold.points {
+            manifolds(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
+            for point in contact.manifolds.iter_mut().flat_map(|m| &mut m.points) {
                 if let Some(previous) = old.iter().find(|o| o.id == point.id) {
                     point.normal_impulse = previous.normal_impulse;
                     point.tangent_impulse = previous.tangent_impulse;
@@ -165,7 +174,7 @@ impl NarrowPhase {
         }
     }
 
-    /// Every overlapping pair with its manifold, in a deterministic order.
+    /// Every overlapping pair with its manifolds, in a deterministic order.
     pub fn contacts(&self) -> &[PairContact] {
         &self.contacts
     }
@@ -180,9 +189,11 @@ impl NarrowPhase {
         self.index.get(&pair).map(|&i| &self.contacts[i])
     }
 
-    /// The manifold of one pair, if it overlaps.
-    pub fn manifold(&self, pair: ProxyPair) -> Option<&Manifold> {
-        self.index.get(&pair).map(|&i| &self.contacts[i].manifold)
+    /// The manifolds of one pair, if its boxes overlap.
+    pub fn manifolds(&self, pair: ProxyPair) -> Option<&[Manifold]> {
+        self.index
+            .get(&pair)
+            .map(|&i| self.contacts[i].manifolds.as_slice())
     }
 }
 
@@ -206,16 +217,14 @@ mod tests {
         let mut narrow = NarrowPhase::new(0.02);
         narrow.apply(&[PairEvent::Began(pair)]);
         narrow.update(colliders.as_slice());
-        for (i, p) in narrow.contacts_mut()[0]
-            .manifold
+        for (i, p) in narrow.contacts_mut()[0].manifolds[0]
             .points
             .iter_mut()
             .enumerate()
         {
             p.normal_impulse = 1.0 + i as Real;
         }
-        let before: Vec<_> = narrow.contacts()[0]
-            .manifold
+        let before: Vec<_> = narrow.contacts()[0].manifolds[0]
             .points
             .iter()
             .map(|p| (p.id, p.normal_impulse))
@@ -223,8 +232,7 @@ mod tests {
         // A small slide keeps the same features: every point keeps its impulse.
         colliders[1].1 = Isometry::translation(0.11, 0.985, 0.05);
         narrow.update(colliders.as_slice());
-        let after: Vec<_> = narrow.contacts()[0]
-            .manifold
+        let after: Vec<_> = narrow.contacts()[0].manifolds[0]
             .points
             .iter()
             .map(|p| (p.id, p.normal_impulse))
@@ -241,7 +249,7 @@ mod tests {
         colliders[1].1 = Isometry::new(Vector::new(0.2, 0.985, 0.1), Vector::y() * 0.5);
         narrow.update(colliders.as_slice());
         let mut fresh = 0;
-        for p in &narrow.contacts()[0].manifold.points {
+        for p in &narrow.contacts()[0].manifolds[0].points {
             match before.iter().find(|(i, _)| *i == p.id) {
                 Some(old) => assert_eq!(old.1, p.normal_impulse),
                 None => {
@@ -252,6 +260,6 @@ mod tests {
         }
         assert!(fresh > 0);
         narrow.apply(&[PairEvent::Ended(pair)]);
-        assert!(narrow.contacts().is_empty() && narrow.manifold(pair).is_none());
+        assert!(narrow.contacts().is_empty() && narrow.manifolds(pair).is_none());
     }
 }

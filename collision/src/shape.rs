@@ -4,7 +4,11 @@
 //! broad phase bounds with [`Shape::aabb`] and that GJK, EPA and the manifold builder read through
 //! its *core* and *radius*.
 //!
-//! Every shape is a core swept by a sphere: a sphere is a point swept by its radius, a capsule a
+//! Static level geometry ([`Shape::HalfSpace`], [`Shape::TriMesh`], [`Shape::HeightField`]) is not
+//! convex and has no core: the manifold stage cuts it into flat [`Shape::Triangle`]s near the
+//! other shape (or meets a half-space in closed form), and it only goes on static bodies.
+//!
+//! Every convex shape is a core swept by a sphere: a sphere is a point swept by its radius, a capsule a
 //! segment, a cuboid or a hull is its own core with radius zero. GJK runs on the cores, which are
 //! all polytopes, so it terminates exactly instead of creeping towards a curved surface; the
 //! radii are added back in closed form. The shapes themselves are parry3d's, so that mass
@@ -16,8 +20,17 @@ use std::sync::Arc;
 use parry3d::bounding_volume::Aabb;
 use parry3d::mass_properties::MassProperties;
 use parry3d::math::{Isometry, Point, Real, Vector};
-use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape as ParryShape};
+use parry3d::na::{DMatrix, Unit};
+use parry3d::shape::{
+    Ball, Capsule, ConvexPolyhedron, Cuboid, HalfSpace, HeightField, Shape as ParryShape, TriMesh,
+    TriMeshFlags, Triangle,
+};
 use smallvec::SmallVec;
+
+/// Half the side (m) of the box that stands for a half-space in the broad phase: finite, because
+/// the broad phase refuses infinite bounds, and far beyond any scene f32 can simulate with
+/// millimetre precision (at 1e6 m an f32 step is 6 cm).
+pub const HALF_SPACE_EXTENT: Real = 1.0e6;
 
 /// What was wrong with the numbers given to a shape constructor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +41,16 @@ pub enum ShapeError {
     NonPositive,
     /// A hull whose points do not span a volume (fewer than four points off one plane).
     DegenerateHull,
+    /// A triangle mesh without vertices or triangles.
+    EmptyMesh,
+    /// A triangle index past the end of the vertices.
+    IndexOutOfRange,
+    /// A mesh whose triangles all have zero area, or a triangle of zero area.
+    DegenerateMesh,
+    /// A height field with fewer than 2 rows or 2 columns of heights.
+    HeightFieldTooSmall,
+    /// A half-space normal of zero length.
+    ZeroNormal,
 }
 
 impl fmt::Display for ShapeError {
@@ -41,13 +64,23 @@ impl fmt::Display for ShapeError {
                     "convex hull points must span a volume (at least four points off one plane)"
                 )
             }
+            ShapeError::EmptyMesh => write!(f, "a triangle mesh needs vertices and triangles"),
+            ShapeError::IndexOutOfRange => {
+                write!(f, "a triangle index is past the end of the vertices")
+            }
+            ShapeError::DegenerateMesh => write!(f, "every triangle of the mesh has zero area"),
+            ShapeError::HeightFieldTooSmall => {
+                write!(f, "a height field needs at least 2 rows and 2 columns")
+            }
+            ShapeError::ZeroNormal => write!(f, "a half-space normal must not be zero"),
         }
     }
 }
 
 impl std::error::Error for ShapeError {}
 
-/// A convex collision shape, in its own local frame (centred on its origin).
+/// A collision shape, in its own local frame: convex solids for any body, level geometry for
+/// static bodies only ([`Shape::is_static_only`]).
 ///
 /// ```
 /// use sprung_collision::shape::Shape;
@@ -68,6 +101,18 @@ pub enum Shape {
     Capsule(Capsule),
     /// The convex hull of a point cloud; shared, because hulls are cloned with their colliders.
     ConvexHull(Arc<ConvexPolyhedron>),
+    /// One flat triangle: a core of zero volume, what meshes are cut into for GJK and EPA.
+    /// Static only (no mass). Solid on both sides when used alone.
+    Triangle(Triangle),
+    /// Everything below a plane through the local origin, with outward unit `normal`.
+    /// Static only. Its bounding box is finite: [`HALF_SPACE_EXTENT`].
+    HalfSpace(HalfSpace),
+    /// A triangle mesh, one-sided: solid behind its counter-clockwise faces. Static only.
+    /// Built by [`Shape::trimesh`], which also finds the edges between coplanar or concave
+    /// triangles (parry3d's pseudo-normals) that contacts must not catch on.
+    TriMesh(Arc<TriMesh>),
+    /// A height field over the local XZ plane, centred on the origin, solid below. Static only.
+    HeightField(Arc<HeightField>),
 }
 
 fn finite_positive(x: Real) -> Result<Real, ShapeError> {
@@ -141,13 +186,100 @@ impl Shape {
         Ok(Shape::ConvexHull(Arc::new(hull)))
     }
 
+    /// One triangle (local frame), refused if a corner is not finite or its area is zero.
+    pub fn triangle(a: Point<Real>, b: Point<Real>, c: Point<Real>) -> Result<Shape, ShapeError> {
+        if ![a, b, c].iter().all(finite_point) {
+            return Err(ShapeError::NonFinite);
+        }
+        let triangle = Triangle::new(a, b, c);
+        triangle.normal().ok_or(ShapeError::DegenerateMesh)?;
+        Ok(Shape::Triangle(triangle))
+    }
+
+    /// The half-space below the plane through the local origin with outward `normal` (any
+    /// length but zero; normalised here).
+    pub fn halfspace(normal: Vector<Real>) -> Result<Shape, ShapeError> {
+        if !normal.iter().all(|x| x.is_finite()) {
+            return Err(ShapeError::NonFinite);
+        }
+        let normal = Unit::try_new(normal, 1.0e-12).ok_or(ShapeError::ZeroNormal)?;
+        Ok(Shape::HalfSpace(HalfSpace::new(normal)))
+    }
+
+    /// A triangle mesh of `vertices` and counter-clockwise `indices` (outward side in front).
+    /// Refused: no vertices or triangles, a non-finite vertex, an index out of range, or only
+    /// zero-area triangles (single ones are kept and never touched). Duplicate vertices are
+    /// merged and edge pseudo-normals computed, which the contact stage reads to find the
+    /// internal edges of flat or concave surfaces.
+    pub fn trimesh(
+        vertices: Vec<Point<Real>>,
+        indices: Vec<[u32; 3]>,
+    ) -> Result<Shape, ShapeError> {
+        if vertices.is_empty() || indices.is_empty() {
+            return Err(ShapeError::EmptyMesh);
+        }
+        if !vertices.iter().all(finite_point) {
+            return Err(ShapeError::NonFinite);
+        }
+        let count = vertices.len();
+        if indices.iter().flatten().any(|&i| i as usize >= count) {
+            return Err(ShapeError::IndexOutOfRange);
+        }
+        let any_area = indices.iter().any(|t| {
+            let [a, b, c] = t.map(|i| vertices[i as usize]);
+            Triangle::new(a, b, c).normal().is_some()
+        });
+        if !any_area {
+            return Err(ShapeError::DegenerateMesh);
+        }
+        let mesh = TriMesh::with_flags(vertices, indices, TriMeshFlags::FIX_INTERNAL_EDGES)
+            .map_err(|_| ShapeError::DegenerateMesh)?;
+        Ok(Shape::TriMesh(Arc::new(mesh)))
+    }
+
+    /// A height field: `heights` (at least 2 x 2; row i runs along Z, column j along X) over a
+    /// rectangle of `scale.x` by `scale.z` metres centred on the origin, each height multiplied
+    /// by `scale.y`. Heights and scale must be finite, the scale positive.
+    pub fn heightfield(heights: DMatrix<Real>, scale: Vector<Real>) -> Result<Shape, ShapeError> {
+        if heights.nrows() < 2 || heights.ncols() < 2 {
+            return Err(ShapeError::HeightFieldTooSmall);
+        }
+        if !heights.iter().all(|h| h.is_finite()) {
+            return Err(ShapeError::NonFinite);
+        }
+        for i in 0..3 {
+            finite_positive(scale[i])?;
+        }
+        Ok(Shape::HeightField(Arc::new(HeightField::new(
+            heights, scale,
+        ))))
+    }
+
+    /// True for the shapes only static bodies may carry: triangles, half-spaces, meshes and
+    /// height fields have no volume or no bound, hence no mass.
+    pub fn is_static_only(&self) -> bool {
+        matches!(
+            self,
+            Shape::Triangle(_) | Shape::HalfSpace(_) | Shape::TriMesh(_) | Shape::HeightField(_)
+        )
+    }
+
+    /// True for the shapes the manifold stage cuts into triangles or meets in closed form,
+    /// instead of running GJK on them.
+    pub fn is_level(&self) -> bool {
+        matches!(
+            self,
+            Shape::HalfSpace(_) | Shape::TriMesh(_) | Shape::HeightField(_)
+        )
+    }
+
     /// The radius that sweeps the core: the sphere's or capsule's radius, zero for polytopes.
     #[inline]
     pub fn radius(&self) -> Real {
         match self {
             Shape::Sphere(b) => b.radius,
             Shape::Capsule(c) => c.radius,
-            Shape::Cuboid(_) | Shape::ConvexHull(_) => 0.0,
+            _ => 0.0,
         }
     }
 
@@ -185,6 +317,23 @@ impl Shape {
                 }
                 best
             }
+            Shape::Triangle(t) => {
+                let (da, db, dc) = (
+                    t.a.coords.dot(dir),
+                    t.b.coords.dot(dir),
+                    t.c.coords.dot(dir),
+                );
+                if da >= db && da >= dc {
+                    t.a
+                } else if db >= dc {
+                    t.b
+                } else {
+                    t.c
+                }
+            }
+            // Not support-mapped: the manifold stage never hands them to GJK. The origin keeps
+            // a stray query finite.
+            Shape::HalfSpace(_) | Shape::TriMesh(_) | Shape::HeightField(_) => Point::origin(),
         }
     }
 
@@ -198,13 +347,39 @@ impl Shape {
         }
     }
 
-    /// The world-space bounding box of the shape at `pose`.
+    /// The world-space bounding box of the shape at `pose`. A half-space's is the part of the
+    /// cube of half-side [`HALF_SPACE_EXTENT`] about the world origin below its plane, trimmed only
+    /// along an axis its normal lies on.
     pub fn aabb(&self, pose: &Isometry<Real>) -> Aabb {
-        self.as_parry().compute_aabb(pose)
+        match self {
+            Shape::HalfSpace(h) => {
+                let e = HALF_SPACE_EXTENT;
+                let mut aabb = Aabb::new(Point::new(-e, -e, -e), Point::new(e, e, e));
+                let n = pose.rotation * h.normal.into_inner();
+                let offset = n.dot(&pose.translation.vector);
+                for k in 0..3 {
+                    if (n[k].abs() - 1.0).abs() <= 1.0e-6 {
+                        // Plane perpendicular to axis k: solid on one side of x_k = offset.
+                        let at = (offset * n[k].signum()).clamp(-e, e);
+                        if n[k] > 0.0 {
+                            aabb.maxs[k] = at;
+                        } else {
+                            aabb.mins[k] = at;
+                        }
+                    }
+                }
+                aabb
+            }
+            _ => self.as_parry().compute_aabb(pose),
+        }
     }
 
-    /// Mass, centre of mass and inertia at `density` (kg/m^3), from parry3d.
+    /// Mass, centre of mass and inertia at `density` (kg/m^3), from parry3d; zero for the
+    /// static-only shapes.
     pub fn mass_properties(&self, density: Real) -> MassProperties {
+        if self.is_static_only() {
+            return MassProperties::default();
+        }
         self.as_parry().mass_properties(density)
     }
 
@@ -219,6 +394,14 @@ impl Shape {
                 .iter()
                 .map(|p| p.coords.norm())
                 .fold(0.0, Real::max),
+            Shape::Triangle(t) => [t.a, t.b, t.c]
+                .iter()
+                .map(|p| p.coords.norm())
+                .fold(0.0, Real::max),
+            Shape::HalfSpace(_) => 0.0,
+            Shape::TriMesh(_) | Shape::HeightField(_) => {
+                self.as_parry().compute_local_aabb().half_extents().norm()
+            }
         }
     }
 
@@ -246,6 +429,22 @@ impl Shape {
                     Ok(())
                 }
             }
+            Shape::Triangle(t) => {
+                if [t.a, t.b, t.c].iter().all(finite_point) {
+                    Ok(())
+                } else {
+                    Err(ShapeError::NonFinite)
+                }
+            }
+            Shape::HalfSpace(h) => {
+                if h.normal.iter().all(|x| x.is_finite()) {
+                    Ok(())
+                } else {
+                    Err(ShapeError::NonFinite)
+                }
+            }
+            // Their constructors checked every vertex and height.
+            Shape::TriMesh(_) | Shape::HeightField(_) => Ok(()),
         }
     }
 
@@ -261,6 +460,11 @@ impl Shape {
                 let aabb = h.local_aabb();
                 aabb.half_extents().min()
             }
+            // Flat or static-only: they never move, so never sweep.
+            Shape::Triangle(_)
+            | Shape::HalfSpace(_)
+            | Shape::TriMesh(_)
+            | Shape::HeightField(_) => 0.0,
         }
     }
 
@@ -284,6 +488,13 @@ impl Shape {
                 .iter()
                 .map(|p| (p - center).norm())
                 .fold(0.0, Real::max),
+            Shape::Triangle(t) => [t.a, t.b, t.c]
+                .iter()
+                .map(|p| (p - center).norm())
+                .fold(0.0, Real::max),
+            // Static only: they never turn, and a size of a million metres would swamp the
+            // tolerances of a cast that is relative to both shapes' extents.
+            Shape::HalfSpace(_) | Shape::TriMesh(_) | Shape::HeightField(_) => 0.0,
         }
     }
 
@@ -303,6 +514,11 @@ impl Shape {
                 (p - (a + axis * s)).norm_squared() <= c.radius * c.radius
             }
             Shape::ConvexHull(h) => facet_planes(h).all(|(n, offset)| n.dot(&p.coords) <= offset),
+            Shape::HalfSpace(h) => h.normal.dot(&p.coords) <= 0.0,
+            // Flat or hollow: parry3d's answer (a mesh's inside by its pseudo-normals).
+            Shape::Triangle(_) | Shape::TriMesh(_) | Shape::HeightField(_) => {
+                self.as_parry().contains_local_point(p)
+            }
         }
     }
 
@@ -313,6 +529,10 @@ impl Shape {
             Shape::Cuboid(c) => c,
             Shape::Capsule(c) => c,
             Shape::ConvexHull(h) => h.as_ref(),
+            Shape::Triangle(t) => t,
+            Shape::HalfSpace(h) => h,
+            Shape::TriMesh(m) => m.as_ref(),
+            Shape::HeightField(h) => h.as_ref(),
         }
     }
 }
@@ -378,6 +598,10 @@ fn vertices_on_faces(hull: &ConvexPolyhedron) -> Vec<Point<Real>> {
     }
     let pairs = hull.points().iter().zip(&on_face);
     pairs.filter(|(_, &on)| on).map(|(p, _)| *p).collect()
+}
+
+fn finite_point(p: &Point<Real>) -> bool {
+    p.coords.iter().all(|c| c.is_finite())
 }
 
 /// True if some four of `points` form a tetrahedron of non-negligible volume, relative to the
@@ -485,7 +709,7 @@ mod tests {
                     Shape::Sphere(b) => parry3d::shape::SupportMap::local_support_point(b, &dir),
                     Shape::Cuboid(c) => parry3d::shape::SupportMap::local_support_point(c, &dir),
                     Shape::Capsule(c) => parry3d::shape::SupportMap::local_support_point(c, &dir),
-                    Shape::ConvexHull(_) => unreachable!(),
+                    _ => unreachable!(),
                 };
                 assert!(
                     (shape.support(&dir).coords.dot(&dir) - expected.coords.dot(&dir)).abs() < 1e-5

@@ -1,7 +1,12 @@
 //! Colliders: a shape, where it sits on its body, and its material.
+//!
+//! Level geometry (half-spaces, triangle meshes, height fields) goes on static bodies only:
+//! [`crate::World::add_collider`] refuses it elsewhere with [`Error::StaticOnlyShape`], rather
+//! than give a moving body a shape with no mass.
 
 use parry3d::bounding_volume::Aabb;
 use parry3d::math::{Isometry, Point, Real, Vector};
+use parry3d::na::DMatrix;
 use sprung_collision::broad_phase::ProxyId;
 use sprung_collision::shape::{Shape, ShapeError};
 
@@ -155,6 +160,73 @@ impl ColliderBuilder {
     /// The convex hull of `points` (local frame).
     pub fn convex_hull(points: &[Point<Real>]) -> Self {
         Self::from(Shape::convex_hull(points))
+    }
+    /// Everything below the plane through the body's origin with outward `normal` (any length
+    /// but zero): an endless floor or wall. Static bodies only. Its broad-phase box is
+    /// finite (1e6 m about the world origin), so it reaches no further than that.
+    ///
+    /// ```
+    /// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
+    /// use parry3d::math::Vector;
+    ///
+    /// let mut world = World::default();
+    /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// world.add_collider(ColliderBuilder::halfspace(Vector::y()), ground).unwrap();
+    /// let ball = world.add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 1.0, 0.0))).unwrap();
+    /// world.add_collider(ColliderBuilder::ball(0.5), ball).unwrap();
+    /// for _ in 0..60 {
+    ///     world.step(1.0 / 60.0).unwrap();
+    /// }
+    /// assert!((world.body(ball).unwrap().translation().y - 0.5).abs() < 0.01);
+    /// // Level shapes only go on static bodies.
+    /// assert!(world.add_collider(ColliderBuilder::halfspace(Vector::y()), ball).is_err());
+    /// ```
+    pub fn halfspace(normal: Vector<Real>) -> Self {
+        Self::from(Shape::halfspace(normal))
+    }
+    /// A triangle mesh (body frame): `vertices` and counter-clockwise `indices`, the solid behind
+    /// the front faces. Static bodies only. Contacts do not catch on the seams between coplanar
+    /// triangles. Refused: empty, non-finite, indices out of range, or every triangle flat.
+    ///
+    /// ```
+    /// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
+    /// use parry3d::math::Point;
+    ///
+    /// let mut world = World::default();
+    /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// // A 10 m square floor of two triangles, facing up.
+    /// let vertices = vec![
+    ///     Point::new(-5.0, 0.0, -5.0),
+    ///     Point::new(-5.0, 0.0, 5.0),
+    ///     Point::new(5.0, 0.0, 5.0),
+    ///     Point::new(5.0, 0.0, -5.0),
+    /// ];
+    /// world.add_collider(ColliderBuilder::trimesh(vertices, vec![[0, 1, 2], [0, 2, 3]]), ground).unwrap();
+    /// assert!(world.add_collider(ColliderBuilder::trimesh(vec![], vec![]), ground).is_err());
+    /// ```
+    pub fn trimesh(vertices: Vec<Point<Real>>, indices: Vec<[u32; 3]>) -> Self {
+        Self::from(Shape::trimesh(vertices, indices))
+    }
+    /// A height field (body frame): `heights` is nrows x ncols (at least 2 x 2; row i along Z,
+    /// column j along X) spread over `scale.x` by `scale.z` metres centred on the body, each
+    /// height times `scale.y`; solid below. Static bodies only.
+    ///
+    /// ```
+    /// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
+    /// use parry3d::math::Vector;
+    /// use parry3d::na::DMatrix;
+    ///
+    /// let mut world = World::default();
+    /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// // 20 m x 20 m of gentle waves, 11 x 11 samples.
+    /// let heights = DMatrix::from_fn(11, 11, |i, j| 0.2 * ((i + j) as f32 * 0.5).sin());
+    /// world.add_collider(ColliderBuilder::heightfield(heights, Vector::new(20.0, 1.0, 20.0)), ground).unwrap();
+    /// // A single row is no surface.
+    /// let flat = DMatrix::zeros(1, 5);
+    /// assert!(world.add_collider(ColliderBuilder::heightfield(flat, Vector::new(1.0, 1.0, 1.0)), ground).is_err());
+    /// ```
+    pub fn heightfield(heights: DMatrix<Real>, scale: Vector<Real>) -> Self {
+        Self::from(Shape::heightfield(heights, scale))
     }
     /// Pose on the body.
     pub fn local_pose(mut self, pose: Isometry<Real>) -> Self {

@@ -30,6 +30,9 @@ pub enum Error {
     WrongJointKind,
     /// A value outside its allowed range; says which and what the range is.
     OutOfRange(&'static str),
+    /// Half-spaces, triangle meshes, height fields and single triangles go on static bodies
+    /// only: they have no volume or no bound, so no mass to move.
+    StaticOnlyShape,
 }
 
 impl fmt::Display for Error {
@@ -46,6 +49,10 @@ impl fmt::Display for Error {
             Error::SameBody => write!(f, "a joint must join two different bodies"),
             Error::WrongJointKind => write!(f, "this call does not apply to this kind of joint"),
             Error::OutOfRange(what) => write!(f, "{what}"),
+            Error::StaticOnlyShape => write!(
+                f,
+                "half-spaces, triangle meshes, height fields and triangles need a static body"
+            ),
         }
     }
 }

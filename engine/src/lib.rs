@@ -1,7 +1,8 @@
 //! sprung: a small 3D rigid-body physics engine in which springs are constraints like any other.
 //!
 //! A [`World`] holds bodies ([`RigidBodyBuilder`]: dynamic, kinematic or static) and their
-//! colliders ([`ColliderBuilder`]: sphere, box, capsule, convex hull). [`World::step`] runs the
+//! colliders ([`ColliderBuilder`]: sphere, box, capsule, convex hull; for static level geometry
+//! half-space, triangle mesh, height field). [`World::step`] runs the
 //! pipeline of DESIGN.md: gather bodies, broad phase (sweep-and-prune), narrow phase (GJK, EPA,
 //! clipped manifolds), solve (substepped sequential impulses with warm starting, Baumgarte and
 //! relax), write back. [`FixedStepper`] drives it from variable frame times.

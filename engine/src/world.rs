@@ -105,6 +105,9 @@ pub struct World {
     broad_phase: BroadPhase,
     narrow_phase: NarrowPhase,
     solver: Solver,
+    /// For each solver contact (by position, its `user_index`): the narrow-phase pair and the
+    /// manifold within it that it was built from.
+    contact_sources: Vec<(u32, u32)>,
     /// Collider slot of each broad-phase proxy (u32::MAX: none).
     proxy_colliders: Vec<u32>,
     solver_bodies: Vec<SolverBody>,
@@ -142,6 +145,7 @@ impl World {
             broad_phase: BroadPhase::new(BROAD_PHASE_MARGIN),
             narrow_phase: NarrowPhase::new(SPECULATIVE_DISTANCE),
             solver: Solver::default(),
+            contact_sources: Vec::new(),
             proxy_colliders: Vec::new(),
             solver_bodies: Vec::new(),
             solver_slots: Vec::new(),
@@ -185,6 +189,9 @@ impl World {
             .get(body.index, body.generation)
             .ok_or(Error::StaleHandle)?;
         let mut collider = builder.build(body)?;
+        if collider.shape.is_static_only() && owner.kind != BodyKind::Static {
+            return Err(Error::StaticOnlyShape);
+        }
         collider.world_pose = owner.pose * collider.local_pose;
         let aabb = collider.shape.aabb(&collider.world_pose);
         let proxy = self
@@ -745,7 +752,7 @@ impl World {
                 .narrow_phase
                 .contacts()
                 .iter()
-                .filter(|c| !c.manifold.points.is_empty())
+                .filter(|c| c.manifolds.iter().any(|m| !m.points.is_empty()))
                 .map(|c| {
                     let body = |p: ProxyId| {
                         self.colliders
@@ -784,8 +791,12 @@ impl World {
                 .iter()
                 .map(|p| p.max_normal_impulse)
                 .fold(0.0, Real::max);
-            let pair = &mut pairs[c.user_index as usize];
-            if !pair.touching {
+            let source = c.user_index as usize;
+            let index = self.contact_sources[source].0;
+            let first = source == 0 || self.contact_sources[source - 1].0 != index;
+            let pair = &mut pairs[index as usize];
+            // A pair that was not touching restarts its peak, once (at its first manifold).
+            if !pair.touching && first {
                 pair.peak_impulse = 0.0;
             }
             pair.peak_impulse = pair.peak_impulse.max(step_peak);
@@ -793,9 +804,9 @@ impl World {
         for i in 0..self.narrow_phase.contacts().len() {
             let c = &self.narrow_phase.contacts()[i];
             let now = c
-                .manifold
-                .points
+                .manifolds
                 .iter()
+                .flat_map(|m| &m.points)
                 .any(|p| p.separation <= 0.0 || p.normal_impulse > 0.0);
             if now == c.touching {
                 continue;
@@ -974,12 +985,14 @@ impl World {
         self.narrow_phase.update(&view);
     }
 
-    /// Turns every manifold with points into a contact constraint of the solver.
+    /// Turns every manifold with points into a contact constraint of the solver (a pair with a
+    /// mesh may give several, one per normal), noting where each came from.
     fn build_contacts(&mut self, dt: Real) {
         let h = dt / self.settings.substeps.max(1) as Real;
         self.solver.contacts.clear();
+        self.contact_sources.clear();
         for (index, pair) in self.narrow_phase.contacts().iter().enumerate() {
-            if pair.manifold.points.is_empty() {
+            if pair.manifolds.is_empty() {
                 continue;
             }
             let ca = self
@@ -992,19 +1005,6 @@ impl World {
                 continue; // reports, never pushes
             }
             let (ba, bb) = (self.bodies.at(ca.body.index), self.bodies.at(cb.body.index));
-            let (com_a, com_b) = (ba.center_of_mass(), bb.center_of_mass());
-            let points: SmallVec<[ContactPointInput; 4]> = pair
-                .manifold
-                .points
-                .iter()
-                .map(|p| ContactPointInput {
-                    anchor_a: p.point_a - com_a,
-                    anchor_b: p.point_b - com_b,
-                    separation: p.separation,
-                    normal_impulse: p.normal_impulse,
-                    tangent_impulse: p.tangent_impulse,
-                })
-                .collect();
             let index_of = |b: &RigidBody| {
                 if b.kind == BodyKind::Static {
                     STATIC
@@ -1015,16 +1015,35 @@ impl World {
             if index_of(ba) == STATIC && index_of(bb) == STATIC {
                 continue; // asleep, or asleep on something static
             }
-            self.solver.contacts.push(ContactConstraint::new(
-                &self.solver_bodies,
-                index_of(ba),
-                index_of(bb),
-                pair.manifold.normal,
-                &mix(ca, cb),
-                &points,
-                h,
-                index as u32,
-            ));
+            let (com_a, com_b) = (ba.center_of_mass(), bb.center_of_mass());
+            let material = mix(ca, cb);
+            for (m, manifold) in pair.manifolds.iter().enumerate() {
+                if manifold.points.is_empty() {
+                    continue;
+                }
+                let points: SmallVec<[ContactPointInput; 4]> = manifold
+                    .points
+                    .iter()
+                    .map(|p| ContactPointInput {
+                        anchor_a: p.point_a - com_a,
+                        anchor_b: p.point_b - com_b,
+                        separation: p.separation,
+                        normal_impulse: p.normal_impulse,
+                        tangent_impulse: p.tangent_impulse,
+                    })
+                    .collect();
+                self.solver.contacts.push(ContactConstraint::new(
+                    &self.solver_bodies,
+                    index_of(ba),
+                    index_of(bb),
+                    manifold.normal,
+                    &material,
+                    &points,
+                    h,
+                    self.contact_sources.len() as u32,
+                ));
+                self.contact_sources.push((index as u32, m as u32));
+            }
         }
     }
 
@@ -1229,7 +1248,8 @@ impl World {
         }
         let pairs = self.narrow_phase.contacts_mut();
         for c in &self.solver.contacts {
-            let manifold = &mut pairs[c.user_index as usize].manifold;
+            let (pair, m) = self.contact_sources[c.user_index as usize];
+            let manifold = &mut pairs[pair as usize].manifolds[m as usize];
             for (stored, solved) in manifold.points.iter_mut().zip(&c.points) {
                 stored.normal_impulse = solved.normal.impulse;
                 stored.tangent_impulse = [solved.tangent[0].impulse, solved.tangent[1].impulse];
@@ -1244,7 +1264,13 @@ impl World {
                 .iter()
                 .filter(|(_, b)| b.kind == BodyKind::Dynamic)
                 .count(),
-            contact_pairs: self.solver.contacts.len(),
+            // Sources run pair by pair: a pair counts once however many manifolds it gave.
+            contact_pairs: self
+                .contact_sources
+                .iter()
+                .enumerate()
+                .filter(|(i, (pair, _))| *i == 0 || self.contact_sources[i - 1].0 != *pair)
+                .count(),
             contact_points: self.solver.contacts.iter().map(|c| c.points.len()).sum(),
             collide_ms,
             solve_ms,

@@ -61,6 +61,18 @@ pub fn ray_cast(
         Shape::Cuboid(c) => box_chord(&c.half_extents, &o, &d),
         Shape::Capsule(c) => capsule_chord(c, &o, &d),
         Shape::ConvexHull(h) => hull_chord(h, &o, &d),
+        // Level geometry is parry3d's, and so is its ray cast (through its BVH).
+        Shape::Triangle(_) | Shape::HalfSpace(_) | Shape::TriMesh(_) | Shape::HeightField(_) => {
+            let ray = parry3d::query::Ray::new(o, d);
+            let hit = shape
+                .as_parry()
+                .cast_local_ray_and_get_normal(&ray, max_toi, solid)?;
+            return Some(RayHit {
+                toi: hit.time_of_impact,
+                point: origin + dir * hit.time_of_impact,
+                normal: pose * hit.normal,
+            });
+        }
     }?;
     let (toi, normal) = chord.first_hit(&d, max_toi, solid)?;
     Some(RayHit {

@@ -84,7 +84,13 @@ impl World {
                     BodyKind::Dynamic => body.bullet && !other_body.bullet,
                     BodyKind::Kinematic => false,
                 };
-                if !target || other.sensor || !self.can_touch(collider.proxy, proxy) {
+                // Not yet against level geometry (meshes, height fields, half-spaces): the
+                // cast runs GJK on convex cores, and those need their triangles found first.
+                if !target
+                    || other.sensor
+                    || other.shape.is_level()
+                    || !self.can_touch(collider.proxy, proxy)
+                {
                     return;
                 }
                 let still = Sweep::fixed(other_body.pose * other.local_pose);
