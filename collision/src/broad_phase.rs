@@ -421,22 +421,15 @@ impl BroadPhase {
         if self.live == 0 {
             return None;
         }
-        let mut bounds: Option<Aabb> = None;
-        if let (Some(first), Some(last)) = (
-            self.axes
-                .iter()
-                .map(|a| a.first())
-                .collect::<Option<Vec<_>>>(),
-            self.axes
-                .iter()
-                .map(|a| a.last())
-                .collect::<Option<Vec<_>>>(),
-        ) {
-            bounds = Some(Aabb::new(
-                [first[0].value, first[1].value, first[2].value].into(),
-                [last[0].value, last[1].value, last[2].value].into(),
-            ));
-        }
+        // Each axis's array is sorted: its first endpoint is the smallest min, its last the
+        // largest max.
+        let ends = |k: usize| Some((self.axes[k].first()?.value, self.axes[k].last()?.value));
+        let mut bounds = match (ends(0), ends(1), ends(2)) {
+            (Some(x), Some(y), Some(z)) => {
+                Some(Aabb::new([x.0, y.0, z.0].into(), [x.1, y.1, z.1].into()))
+            }
+            _ => None,
+        };
         for &p in self.pending_insert.iter().chain(&self.pending_move) {
             let info = &self.proxies[p as usize];
             if matches!(info.state, State::Queued | State::Live) {
