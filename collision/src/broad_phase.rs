@@ -356,10 +356,14 @@ impl BroadPhase {
             return false;
         };
         match info.state {
-            // Never entered the arrays: the id can be reused at once.
+            // Never entered the arrays: the id can be reused at once, and leaves the queue so
+            // that a reused id is queued once (`queued` lists each proxy once).
             State::Queued => {
                 info.state = State::Free;
                 self.free.push(id.0);
+                if let Some(i) = self.pending_insert.iter().rposition(|&p| p == id.0) {
+                    self.pending_insert.swap_remove(i);
+                }
             }
             State::Live => {
                 info.state = State::Removed;
@@ -398,6 +402,41 @@ impl BroadPhase {
     pub fn fat_aabb(&self, id: ProxyId) -> Option<Aabb> {
         let info = self.proxies.get(id.0 as usize)?;
         matches!(info.state, State::Queued | State::Live).then_some(info.fat)
+    }
+
+    /// The proxies inserted since the last [`update`](Self::update), which
+    /// [`query_aabb`](Self::query_aabb) does not see yet; each once.
+    pub fn queued(&self) -> impl Iterator<Item = ProxyId> + '_ {
+        let queued = self.pending_insert.iter().copied();
+        queued
+            .filter(|&p| self.proxies[p as usize].state == State::Queued)
+            .map(ProxyId)
+    }
+
+    /// A box around every live proxy's fat box, including changes not yet applied by
+    /// [`update`](Self::update) (`None` when there is no proxy). Cheap: the ends of the sorted
+    /// arrays, plus the pending inserts and moves. May be larger than needed (it can still
+    /// hold a proxy removed since the last update), never smaller.
+    pub fn bounds(&self) -> Option<Aabb> {
+        if self.live == 0 {
+            return None;
+        }
+        // Each axis's array is sorted: its first endpoint is the smallest min, its last the
+        // largest max.
+        let ends = |k: usize| Some((self.axes[k].first()?.value, self.axes[k].last()?.value));
+        let mut bounds = match (ends(0), ends(1), ends(2)) {
+            (Some(x), Some(y), Some(z)) => {
+                Some(Aabb::new([x.0, y.0, z.0].into(), [x.1, y.1, z.1].into()))
+            }
+            _ => None,
+        };
+        for &p in self.pending_insert.iter().chain(&self.pending_move) {
+            let info = &self.proxies[p as usize];
+            if matches!(info.state, State::Queued | State::Live) {
+                bounds = Some(bounds.map_or(info.fat, |b| b.merged(&info.fat)));
+            }
+        }
+        bounds
     }
 
     /// Number of live proxies.

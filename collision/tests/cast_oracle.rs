@@ -3,16 +3,20 @@
 //! turning casts are checked by stepping the poses.
 //!
 //! parry3d's rays on spheres and boxes are closed forms; on capsules and hulls they run its GJK,
-//! which returns a miss once its bounds on the distance to the ray agree to a relative 1.1e-3
-//! (`sqrt(eps_tol)`), so a ray that only grazes the shape can be a miss to parry3d and a hit to
-//! us. Where the two differ, the test asks parry3d's exact primitives instead (point projection,
-//! support points, face planes: see `common::signed_distance`) to prove which answer is right:
-//! - a toi: our point lies on the surface, and the ray just before it is outside (or inside for
-//!   a hollow cast leaving the shape);
-//! - a normal at an edge or a corner, where several are right: each one's support plane passes
-//!   through the hit point;
-//! - a graze: our hit point is on the surface, and the ray goes no deeper into the shape than a
-//!   sliver (its chord's middle point is within 1e-3 of the size of the surface).
+//! which stops within a tolerance (we measured tois off by a few 1e-4 of the size typically, and
+//! far more in its hollow casts from inside), and so does its `cast_shapes`. Where parry3d and
+//! we differ, the test proves our answer from exact primitives instead (parry3d's point
+//! projection and support points, and brute-force hull facets: see `common::signed_distance`):
+//! - a ray toi or a hit parry3d misses: our point is on the surface, and just before it the ray
+//!   is outside (inside, for a hollow cast leaving the shape);
+//! - a ray miss: a plane separates the ray's segment from the shape (parry3d's support points
+//!   along our GJK axis), or a hollow cast from inside is still inside at `max_toi`;
+//! - a normal: its support plane passes through the hit point (on a capsule, it is also the
+//!   direction from the segment); parry3d's is then right too (an edge or corner of a polytope:
+//!   counted as a tie) or approximate (counted, with the largest angle);
+//! - a time of impact: the shapes touch at it (our witness points are on the surfaces and
+//!   together) and are apart before it (a lower bound on the distance at the middle of an
+//!   interval exceeds what the motion can close in half of it, or both halves are proven).
 //!
 //! A case neither agreed nor proven fails the test; the tallies are printed.
 

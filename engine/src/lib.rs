@@ -5,7 +5,9 @@
 //! half-space, triangle mesh, height field). [`World::step`] runs the
 //! pipeline of DESIGN.md: gather bodies, broad phase (sweep-and-prune), narrow phase (GJK, EPA,
 //! clipped manifolds), solve (substepped sequential impulses with warm starting, Baumgarte and
-//! relax), write back. [`FixedStepper`] drives it from variable frame times.
+//! relax), write back. [`FixedStepper`] drives it from variable frame times. Between steps,
+//! [`World::cast_ray`], [`World::cast_shape`], [`World::intersect_point`] and
+//! [`World::intersect_shape`] ask what is where, through a [`QueryFilter`].
 //!
 //! ```
 //! use sprung::{ColliderBuilder, RigidBodyBuilder, World};
@@ -27,6 +29,7 @@ mod integrate;
 mod joint;
 mod mass_spring;
 mod pd;
+mod query;
 mod sleep;
 mod stepper;
 mod world;
@@ -37,6 +40,7 @@ pub use error::Error;
 pub use event::Event;
 pub use handle::{BodyHandle, ColliderHandle};
 pub use joint::{Joint, JointBuilder, JointHandle, JointKind};
+pub use query::{QueryFilter, RayHitInfo, ShapeHitInfo};
 pub use sleep::SleepSettings;
 pub use sprung_collision as collision;
 pub use sprung_solver as solver;

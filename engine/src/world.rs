@@ -1348,3 +1348,15 @@ impl ProxyShapes for ColliderView<'_> {
         })
     }
 }
+
+/// What world queries read (query.rs), so that they need no field of `World` opened up.
+impl World {
+    pub(crate) fn query_view(&self) -> crate::query::QueryView<'_> {
+        crate::query::QueryView {
+            bodies: &self.bodies,
+            colliders: &self.colliders,
+            broad_phase: &self.broad_phase,
+            proxy_colliders: &self.proxy_colliders,
+        }
+    }
+}

@@ -211,7 +211,30 @@ fn run_random(seed: u64, ops: usize, record: &mut Vec<PairEvent>) {
             want.sort_unstable();
             assert_eq!(got, want, "seed {seed}: query differs");
         }
+        check_bounds_and_queue(&bp, &live);
     }
+}
+
+/// `bounds` holds every live fat box (pending changes included); `queued` lists the proxies
+/// not yet in the arrays, each once, all live.
+fn check_bounds_and_queue(bp: &BroadPhase, live: &[(ProxyId, Aabb)]) {
+    match bp.bounds() {
+        None => assert!(live.is_empty()),
+        Some(b) => {
+            for (id, _) in live {
+                assert!(
+                    b.contains(&bp.fat_aabb(*id).unwrap()),
+                    "{id:?} outside {b:?}"
+                );
+            }
+        }
+    }
+    let mut queued: Vec<ProxyId> = bp.queued().collect();
+    let count = queued.len();
+    queued.sort_unstable();
+    queued.dedup();
+    assert_eq!(queued.len(), count, "a proxy queued twice");
+    assert!(queued.iter().all(|q| live.iter().any(|(l, _)| l == q)));
 }
 
 #[test]

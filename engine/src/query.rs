@@ -1,0 +1,285 @@
+//! World queries: ray casts, shape casts and overlap tests against the world's colliders.
+//!
+//! In: a ray, a moving shape, a point or a shape, and a [`QueryFilter`]. Out: the colliders hit
+//! or overlapped, with where and how. The broad phase prunes and [`sprung_collision::cast`]
+//! and GJK decide ([`candidates`] says which pose each collider is tested at). Queries read the
+//! world and change nothing; bad input is refused with an [`Error`].
+
+mod candidates;
+mod filter;
+
+pub(crate) use candidates::QueryView;
+pub use filter::QueryFilter;
+
+use parry3d::math::{Isometry, Point, Real, Vector};
+use sprung_collision::cast::{ray_cast, time_of_impact, Motion};
+use sprung_collision::gjk;
+use sprung_collision::shape::Shape;
+
+use crate::error::{finite, Error};
+use crate::handle::{BodyHandle, ColliderHandle};
+use crate::world::World;
+use candidates::{point_box, Sweep};
+
+/// Where a ray hit a collider.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHitInfo {
+    /// The collider hit.
+    pub collider: ColliderHandle,
+    /// Its body.
+    pub body: BodyHandle,
+    /// Distance from the ray's origin to the hit (m).
+    pub toi: Real,
+    /// The hit point (world).
+    pub point: Point<Real>,
+    /// Unit surface normal at the hit, facing the ray (`-dir` for a solid cast from inside).
+    pub normal: Vector<Real>,
+}
+
+/// Where a cast shape first touched a collider.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeHitInfo {
+    /// The collider hit.
+    pub collider: ColliderHandle,
+    /// Its body.
+    pub body: BodyHandle,
+    /// When the shape touches it, in the velocity's time units (s for m/s; m for a unit
+    /// direction); 0 if it already touches at the start.
+    pub toi: Real,
+    /// The touching point on the collider (world).
+    pub point: Point<Real>,
+    /// The touching point on the cast shape, at `toi` (world).
+    pub point_on_shape: Point<Real>,
+    /// Unit normal of the collider's surface at the contact, facing the cast shape.
+    pub normal: Vector<Real>,
+}
+
+impl World {
+    /// The first collider hit by the ray from `origin` along `dir`, within `max_toi` metres
+    /// (infinity allowed). `dir` need not be unit: it is normalised, and `toi` is a distance.
+    /// A `solid` shape around the origin is hit at once (toi 0); a hollow one where the ray
+    /// leaves it. Colliders are tested where their bodies are now.
+    ///
+    /// Refused: a non-finite origin or direction, a zero direction, a NaN or negative
+    /// `max_toi`.
+    ///
+    /// ```
+    /// use sprung::{ColliderBuilder, QueryFilter, RigidBodyBuilder, World};
+    /// use sprung::math::{Point, Vector};
+    ///
+    /// let mut world = World::default();
+    /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// world.add_collider(ColliderBuilder::cuboid(10.0, 0.5, 10.0), ground).unwrap();
+    ///
+    /// let hit = world
+    ///     .cast_ray(Point::new(1.0, 5.0, 0.0), -Vector::y(), 100.0, true, &QueryFilter::new())
+    ///     .unwrap()
+    ///     .expect("the ground is below");
+    /// assert_eq!(hit.body, ground);
+    /// assert!((hit.toi - 4.5).abs() < 1e-5);
+    /// assert!((hit.normal - Vector::y()).norm() < 1e-5);
+    /// // A ray needs a direction.
+    /// assert!(world.cast_ray(Point::origin(), Vector::zeros(), 1.0, true, &QueryFilter::new()).is_err());
+    /// ```
+    pub fn cast_ray(
+        &self,
+        origin: Point<Real>,
+        dir: Vector<Real>,
+        max_toi: Real,
+        solid: bool,
+        filter: &QueryFilter,
+    ) -> Result<Option<RayHitInfo>, Error> {
+        let unit = check_ray(&origin, &dir, max_toi)?;
+        let mut best: Option<RayHitInfo> = None;
+        let sweep = Sweep {
+            start: point_box(&origin),
+            dir: unit,
+            max_t: max_toi,
+        };
+        self.query_view().for_each(&sweep, filter, |c| {
+            // Only what is nearer than the best so far can replace it.
+            let reach = best.map_or(max_toi, |b| b.toi);
+            if let Some(hit) = ray_cast(&c.collider.shape, &c.pose, &origin, &unit, reach, solid) {
+                let info = RayHitInfo {
+                    collider: c.handle,
+                    body: c.body,
+                    toi: hit.toi,
+                    point: hit.point,
+                    normal: hit.normal,
+                };
+                if best.is_none_or(|b| nearer(info.toi, info.collider, b.toi, b.collider)) {
+                    best = Some(info);
+                }
+            }
+        });
+        Ok(best)
+    }
+
+    /// Every collider hit by the ray (as [`cast_ray`](Self::cast_ray)), nearest first (ties by
+    /// handle).
+    pub fn cast_ray_all(
+        &self,
+        origin: Point<Real>,
+        dir: Vector<Real>,
+        max_toi: Real,
+        solid: bool,
+        filter: &QueryFilter,
+    ) -> Result<Vec<RayHitInfo>, Error> {
+        let unit = check_ray(&origin, &dir, max_toi)?;
+        let mut hits = Vec::new();
+        let sweep = Sweep {
+            start: point_box(&origin),
+            dir: unit,
+            max_t: max_toi,
+        };
+        self.query_view().for_each(&sweep, filter, |c| {
+            if let Some(hit) = ray_cast(&c.collider.shape, &c.pose, &origin, &unit, max_toi, solid)
+            {
+                hits.push(RayHitInfo {
+                    collider: c.handle,
+                    body: c.body,
+                    toi: hit.toi,
+                    point: hit.point,
+                    normal: hit.normal,
+                });
+            }
+        });
+        hits.sort_by(|a, b| a.toi.total_cmp(&b.toi).then(a.collider.cmp(&b.collider)));
+        Ok(hits)
+    }
+
+    /// The first collider that `shape`, starting at `pose` and sliding at `velocity` without
+    /// turning, touches within time `max_toi` (infinity allowed): a sweep for character
+    /// controllers and placement. A collider it already touches is hit at toi 0.
+    ///
+    /// Refused: a shape with bad numbers, a non-finite pose or velocity, a NaN or negative
+    /// `max_toi`.
+    pub fn cast_shape(
+        &self,
+        shape: &Shape,
+        pose: &Isometry<Real>,
+        velocity: Vector<Real>,
+        max_toi: Real,
+        filter: &QueryFilter,
+    ) -> Result<Option<ShapeHitInfo>, Error> {
+        check_shape(shape, pose)?;
+        finite("shape cast velocity", velocity.as_slice())?;
+        check_max_toi(max_toi)?;
+        let motion = Motion::linear(*pose, velocity);
+        let mut best: Option<ShapeHitInfo> = None;
+        let sweep = Sweep {
+            start: shape.aabb(pose),
+            dir: velocity,
+            max_t: max_toi,
+        };
+        self.query_view().for_each(&sweep, filter, |c| {
+            let reach = best.map_or(max_toi, |b| b.toi);
+            let target = Motion::fixed(c.pose);
+            if let Some(toi) =
+                time_of_impact(shape, &motion, &c.collider.shape, &target, reach, 0.0)
+            {
+                let info = ShapeHitInfo {
+                    collider: c.handle,
+                    body: c.body,
+                    toi: toi.t,
+                    point: toi.point_b,
+                    point_on_shape: toi.point_a,
+                    normal: -toi.normal,
+                };
+                if best.is_none_or(|b| nearer(info.toi, info.collider, b.toi, b.collider)) {
+                    best = Some(info);
+                }
+            }
+        });
+        Ok(best)
+    }
+
+    /// Every collider containing `point` (surface included), by handle.
+    pub fn intersect_point(
+        &self,
+        point: Point<Real>,
+        filter: &QueryFilter,
+    ) -> Result<Vec<(ColliderHandle, BodyHandle)>, Error> {
+        finite("point", point.coords.as_slice())?;
+        let mut found = Vec::new();
+        let sweep = Sweep {
+            start: point_box(&point),
+            dir: Vector::zeros(),
+            max_t: 0.0,
+        };
+        self.query_view().for_each(&sweep, filter, |c| {
+            let local = c.pose.inverse_transform_point(&point);
+            if c.collider.shape.contains_local_point(&local) {
+                found.push((c.handle, c.body));
+            }
+        });
+        found.sort_unstable();
+        Ok(found)
+    }
+
+    /// Every collider that `shape` at `pose` touches or overlaps (GJK distance 0), by handle.
+    ///
+    /// Refused: a shape with bad numbers, a non-finite pose.
+    pub fn intersect_shape(
+        &self,
+        shape: &Shape,
+        pose: &Isometry<Real>,
+        filter: &QueryFilter,
+    ) -> Result<Vec<(ColliderHandle, BodyHandle)>, Error> {
+        check_shape(shape, pose)?;
+        let mut found = Vec::new();
+        let sweep = Sweep {
+            start: shape.aabb(pose),
+            dir: Vector::zeros(),
+            max_t: 0.0,
+        };
+        self.query_view().for_each(&sweep, filter, |c| {
+            if gjk::intersects(shape, pose, &c.collider.shape, &c.pose) {
+                found.push((c.handle, c.body));
+            }
+        });
+        found.sort_unstable();
+        Ok(found)
+    }
+}
+
+/// Whether a hit at `toi` on collider `a` beats one at `best` on `b`: the nearer, ties to the
+/// smaller handle, so that the answer does not depend on the order colliders are visited in.
+fn nearer(toi: Real, a: ColliderHandle, best: Real, b: ColliderHandle) -> bool {
+    toi < best || (toi == best && a < b)
+}
+
+/// Checks a ray and returns its unit direction.
+fn check_ray(
+    origin: &Point<Real>,
+    dir: &Vector<Real>,
+    max_toi: Real,
+) -> Result<Vector<Real>, Error> {
+    finite("ray origin", origin.coords.as_slice())?;
+    finite("ray direction", dir.as_slice())?;
+    check_max_toi(max_toi)?;
+    // A direction so short that normalising it overflows counts as zero.
+    let unit = dir / dir.norm();
+    if unit.iter().all(|x| x.is_finite()) {
+        Ok(unit)
+    } else {
+        Err(Error::NonPositive("ray direction length"))
+    }
+}
+
+/// `max_toi` may be infinite, not NaN or negative.
+fn check_max_toi(max_toi: Real) -> Result<(), Error> {
+    if max_toi.is_nan() {
+        Err(Error::NonFinite("max_toi"))
+    } else if max_toi < 0.0 {
+        Err(Error::Negative("max_toi"))
+    } else {
+        Ok(())
+    }
+}
+
+fn check_shape(shape: &Shape, pose: &Isometry<Real>) -> Result<(), Error> {
+    shape.check()?;
+    finite("query pose", pose.translation.vector.as_slice())?;
+    finite("query rotation", pose.rotation.coords.as_slice())
+}

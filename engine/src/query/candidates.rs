@@ -1,0 +1,187 @@
+//! Which colliders a query has to test: the broad phase prunes, the shapes decide.
+//!
+//! In: what the query reaches (a [`Sweep`]) and a filter. Out: each collider that may touch it,
+//! with the pose to test it at.
+//!
+//! The broad phase's boxes are set at the start of each step, from the poses before it moves
+//! the bodies, and colliders added since are only queued. So:
+//! - colliders of static bodies are searched in the broad phase (and its queue), at the pose it
+//!   holds for them (a static body teleported by `set_pose` is seen there after the next step,
+//!   as its contacts are);
+//! - colliders of moving bodies are tested at their body's current pose, each by its current
+//!   box: a pass over the moving bodies, not the broad phase, because after a step every one of
+//!   them has moved from where its box was made and a fast one can have left it.
+
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::math::{Isometry, Point, Real, Vector};
+use sprung_collision::broad_phase::{BroadPhase, ProxyId};
+
+use crate::body::{BodyKind, RigidBody};
+use crate::collider::Collider;
+use crate::handle::{Arena, BodyHandle, ColliderHandle};
+use crate::query::QueryFilter;
+
+/// The parts of a world that queries read (made by `World::query_view`).
+pub(crate) struct QueryView<'w> {
+    pub bodies: &'w Arena<RigidBody>,
+    pub colliders: &'w Arena<Collider>,
+    pub broad_phase: &'w BroadPhase,
+    /// Collider slot of each broad-phase proxy (u32::MAX: none).
+    pub proxy_colliders: &'w [u32],
+}
+
+/// A collider a query has to test.
+pub(crate) struct Candidate<'w> {
+    pub handle: ColliderHandle,
+    pub collider: &'w Collider,
+    pub body: BodyHandle,
+    /// Where to test it (world).
+    pub pose: Isometry<Real>,
+}
+
+/// What a query reaches: a box swept along `dir` for `t` in `[0, max_t]`. A ray is a point
+/// swept; an overlap test is a box that stays put.
+pub(crate) struct Sweep {
+    pub start: Aabb,
+    pub dir: Vector<Real>,
+    pub max_t: Real,
+}
+
+impl Sweep {
+    /// The range of `t` in `[0, max_t]` over which the swept box overlaps `aabb`: slabs of the
+    /// box's centre against `aabb` grown by the box's half-extents.
+    fn overlap(&self, aabb: &Aabb) -> Option<(Real, Real)> {
+        let center = self.start.center();
+        let half = self.start.half_extents();
+        let (mut enter, mut exit): (Real, Real) = (0.0, self.max_t);
+        for k in 0..3 {
+            let (lo, hi) = (aabb.mins[k] - half[k], aabb.maxs[k] + half[k]);
+            if self.dir[k] == 0.0 {
+                if center[k] < lo || center[k] > hi {
+                    return None;
+                }
+                continue;
+            }
+            let (t0, t1) = (
+                (lo - center[k]) / self.dir[k],
+                (hi - center[k]) / self.dir[k],
+            );
+            enter = enter.max(t0.min(t1));
+            exit = exit.min(t0.max(t1));
+        }
+        (enter <= exit).then_some((enter, exit))
+    }
+
+    /// Whether the sweep reaches `aabb`.
+    pub fn touches(&self, aabb: &Aabb) -> bool {
+        self.overlap(aabb).is_some()
+    }
+
+    /// A box around the part of the sweep inside `bounds`: the broad phase's search box, finite
+    /// even for an infinite sweep.
+    fn within(&self, bounds: &Aabb) -> Option<Aabb> {
+        let (enter, exit) = self.overlap(bounds)?;
+        let at = |t: Real| {
+            // An infinite t only survives the slabs with a zero direction: no motion then.
+            let shift = if t.is_finite() {
+                self.dir * t
+            } else {
+                Vector::zeros()
+            };
+            Aabb::new(self.start.mins + shift, self.start.maxs + shift)
+        };
+        Some(at(enter).merged(&at(exit)))
+    }
+}
+
+impl<'w> QueryView<'w> {
+    /// Calls `f` for every collider that `filter` accepts and whose box `sweep` reaches: static
+    /// ones in the broad phase's order, then moving ones in body order (deterministic).
+    pub fn for_each(&self, sweep: &Sweep, filter: &QueryFilter, mut f: impl FnMut(Candidate<'w>)) {
+        if filter.sees_static() {
+            if let Some(search) = self.broad_phase.bounds().and_then(|b| sweep.within(&b)) {
+                self.broad_phase.query_aabb(&search, |proxy| {
+                    if self
+                        .broad_phase
+                        .fat_aabb(proxy)
+                        .is_some_and(|b| sweep.touches(&b))
+                    {
+                        self.visit_static(proxy, filter, &mut f);
+                    }
+                });
+            }
+            for proxy in self.broad_phase.queued() {
+                if self
+                    .broad_phase
+                    .fat_aabb(proxy)
+                    .is_some_and(|b| sweep.touches(&b))
+                {
+                    self.visit_static(proxy, filter, &mut f);
+                }
+            }
+        }
+        if filter.sees_moving() {
+            for (index, body) in self.bodies.iter() {
+                if body.kind == BodyKind::Static {
+                    continue;
+                }
+                let body_handle = BodyHandle {
+                    index,
+                    generation: self.bodies.generation(index),
+                };
+                for &handle in &body.colliders {
+                    let collider = self.colliders.at(handle.index);
+                    if !filter.accepts(handle, collider, body.kind) {
+                        continue;
+                    }
+                    let pose = body.pose * collider.local_pose;
+                    if sweep.touches(&collider.shape.aabb(&pose)) {
+                        f(Candidate {
+                            handle,
+                            collider,
+                            body: body_handle,
+                            pose,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The collider of a broad-phase proxy, if it is on a static body and passes the filter.
+    fn visit_static(
+        &self,
+        proxy: ProxyId,
+        filter: &QueryFilter,
+        f: &mut impl FnMut(Candidate<'w>),
+    ) {
+        let Some(&slot) = self.proxy_colliders.get(proxy.0 as usize) else {
+            return;
+        };
+        if slot == u32::MAX {
+            return;
+        }
+        let collider = self.colliders.at(slot);
+        let kind = self.bodies.at(collider.body.index).kind;
+        if kind != BodyKind::Static {
+            return; // tested at its current pose by the moving pass
+        }
+        let handle = ColliderHandle {
+            index: slot,
+            generation: self.colliders.generation(slot),
+        };
+        if filter.accepts(handle, collider, kind) {
+            f(Candidate {
+                handle,
+                collider,
+                body: collider.body,
+                pose: collider.world_pose,
+            });
+        }
+    }
+}
+
+/// A box of zero size at `p`.
+pub(crate) fn point_box(p: &Point<Real>) -> Aabb {
+    Aabb::new(*p, *p)
+}
