@@ -483,3 +483,32 @@ fn bad_input_is_refused_and_changes_nothing() {
     assert_eq!(poses(&s.world), poses(&twin.world));
     assert!(down(&s.world, Point::new(0.0, 5.0, 0.0), &any).is_some());
 }
+
+#[test]
+fn sensors_can_be_left_out_of_queries() {
+    let mut world = World::default();
+    let gate = world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, 5.0, 0.0)))
+        .unwrap();
+    let sensor = world
+        .add_collider(ColliderBuilder::cuboid(1.0, 1.0, 1.0).sensor(true), gate)
+        .unwrap();
+    let down = Vector::new(0.0, -1.0, 0.0);
+    let from = Point::new(0.0, 10.0, 0.0);
+    let hit = world
+        .cast_ray(from, down, 100.0, true, &QueryFilter::new())
+        .unwrap()
+        .expect("the sensor is hit by default");
+    assert_eq!(hit.collider, sensor);
+    assert!((hit.toi - 4.0).abs() < 1e-5);
+    let skipped = world
+        .cast_ray(
+            from,
+            down,
+            100.0,
+            true,
+            &QueryFilter::new().exclude_sensors(),
+        )
+        .unwrap();
+    assert!(skipped.is_none());
+}

@@ -85,7 +85,7 @@ impl QueryFilter {
         self
     }
 
-    /// Skips sensors. Colliders have no sensor flag yet, so this skips nothing for now.
+    /// Skips sensors.
     pub fn exclude_sensors(mut self) -> Self {
         self.exclude_sensors = true;
         self
@@ -108,8 +108,7 @@ impl QueryFilter {
         collider: &Collider,
         kind: BodyKind,
     ) -> bool {
-        // The line to change once colliders carry a sensor flag: `collider.sensor`.
-        let is_sensor = false;
+        let is_sensor = collider.sensor;
         let static_body = kind == BodyKind::Static;
         !(self.exclude_sensors && is_sensor)
             && self.exclude_body != Some(collider.body)
