@@ -278,6 +278,8 @@ impl ColliderBuilder {
 
     pub(crate) fn build(self, body: BodyHandle) -> Result<Collider, Error> {
         let shape = self.shape?;
+        // A shape built from its variants by hand has not met its constructor's checks.
+        shape.check()?;
         finite(
             "collider pose",
             self.local_pose.translation.vector.as_slice(),

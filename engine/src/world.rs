@@ -729,9 +729,21 @@ impl World {
         let solve_ms = solve.elapsed().as_secs_f64() * 1e3;
         integrate::scatter(&mut self.bodies, &self.solver_bodies);
         self.solve_continuous(dt);
+        self.place_colliders();
         self.break_joints(dt);
         self.update_islands(dt);
         Ok(self.report(collide_ms, solve_ms))
+    }
+
+    /// Puts every moving body's colliders where the step left the body, so that what the user
+    /// reads between steps (a collider's pose, the queries) is the world as it now stands.
+    fn place_colliders(&mut self) {
+        for (_, collider) in self.colliders.iter_mut() {
+            let body = self.bodies.at(collider.body.index);
+            if body.kind != BodyKind::Static && !body.is_sleeping() {
+                collider.world_pose = body.pose * collider.local_pose;
+            }
+        }
     }
 
     /// Wakes every sleeping island that an awake moving body touches or is joined to; again

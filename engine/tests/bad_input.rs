@@ -309,3 +309,25 @@ fn bad_joints_are_refused() {
     assert_eq!(world.joints().count(), 0);
     world.step(1.0 / 60.0).unwrap();
 }
+
+#[test]
+fn shapes_built_by_hand_are_checked_too() {
+    use sprung::collision::parry3d::shape::{Ball, Cuboid};
+    use sprung::collision::shape::Shape;
+    let mut world = World::default();
+    let body = world.add_body(RigidBodyBuilder::dynamic()).unwrap();
+    for (shape, error) in [
+        (Shape::Sphere(Ball::new(-1.0)), ShapeError::NonPositive),
+        (Shape::Sphere(Ball::new(0.0)), ShapeError::NonPositive),
+        (
+            Shape::Cuboid(Cuboid::new(Vector::new(1.0, Real::NAN, 1.0))),
+            ShapeError::NonFinite,
+        ),
+    ] {
+        assert_eq!(
+            world.add_collider(ColliderBuilder::new(shape), body),
+            Err(Error::Shape(error))
+        );
+    }
+    assert_eq!(world.body(body).unwrap().colliders().len(), 0);
+}

@@ -108,3 +108,50 @@ fn a_bullet_hits_a_thin_dynamic_plate_instead_of_passing_it() {
     // And it pushed the plate: momentum went across.
     assert!(world.body(plate).unwrap().linear_velocity().x > 0.1);
 }
+
+/// A 5 cm ball shot down at 300 m/s (5 m a step) from 7.6 m at level geometry whose surface is y = 0:
+/// whether its centre ever went below y = -0.05.
+fn shot_through(floor: ColliderBuilder) -> bool {
+    let mut world = World::default();
+    let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    world.add_collider(floor, ground).unwrap();
+    let ball = world
+        .add_body(
+            RigidBodyBuilder::dynamic()
+                .translation(Vector::new(0.3, 7.6, 0.2))
+                .linear_velocity(Vector::new(0.0, -300.0, 0.0)),
+        )
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::ball(0.05), ball)
+        .unwrap();
+    (0..30).any(|_| {
+        world.step(DT).unwrap();
+        world.body(ball).unwrap().translation().y < -0.05
+    })
+}
+
+#[test]
+fn fast_bodies_do_not_pass_level_geometry() {
+    use sprung::collision::parry3d::na::DMatrix;
+    use sprung::math::Point;
+    // A mesh: two triangles of a 20 m square.
+    let square = ColliderBuilder::trimesh(
+        vec![
+            Point::new(-10.0, 0.0, -10.0),
+            Point::new(10.0, 0.0, -10.0),
+            Point::new(10.0, 0.0, 10.0),
+            Point::new(-10.0, 0.0, 10.0),
+        ],
+        vec![[0, 2, 1], [0, 3, 2]],
+    );
+    assert!(!shot_through(square), "through the mesh");
+    // A flat height field.
+    let field = ColliderBuilder::heightfield(DMatrix::zeros(4, 4), Vector::new(20.0, 1.0, 20.0));
+    assert!(!shot_through(field), "through the height field");
+    // A half-space.
+    assert!(
+        !shot_through(ColliderBuilder::halfspace(Vector::y())),
+        "through the half-space"
+    );
+}

@@ -91,3 +91,48 @@ fn a_cube_slides_down_a_slope_with_the_coulomb_acceleration() {
         );
     }
 }
+
+/// A cube sliding on the ground in any direction slows at mu g: friction is one force of at
+/// most mu N, whatever the direction (not mu N along each of two axes).
+#[test]
+fn a_sliding_cube_slows_at_mu_g_in_every_direction() {
+    let mu = 0.3;
+    for degrees in [0.0_f32, 20.0, 45.0, 70.0] {
+        let mut world = World::default();
+        let ground = world
+            .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
+            .unwrap();
+        world
+            .add_collider(
+                ColliderBuilder::cuboid(50.0, 1.0, 50.0).friction(mu),
+                ground,
+            )
+            .unwrap();
+        let heading = Vector::new(degrees.to_radians().cos(), 0.0, degrees.to_radians().sin());
+        let cube = world
+            .add_body(
+                RigidBodyBuilder::dynamic()
+                    .translation(Vector::new(0.0, 0.5, 0.0))
+                    .linear_velocity(heading * 6.0),
+            )
+            .unwrap();
+        world
+            .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5).friction(mu), cube)
+            .unwrap();
+        // 1 s of sliding: from 6 m/s down to 6 - mu g = 3.06 m/s, along the same heading.
+        for _ in 0..60 {
+            world.step(DT).unwrap();
+        }
+        let v = world.body(cube).unwrap().linear_velocity();
+        let expected = 6.0 - mu * 9.81;
+        assert!(
+            (v.norm() - expected).abs() < 0.02 * expected,
+            "{degrees} deg: {} m/s, expected {expected}",
+            v.norm()
+        );
+        assert!(
+            v.normalize().dot(&heading) > 0.999,
+            "{degrees} deg: turned to {v:?}"
+        );
+    }
+}

@@ -6,13 +6,16 @@
 //! a thin wall about the one point its contact holds. Such bodies, and bullets always, are swept from where they were at the
 //! start of the step to where the solver put them, by conservative advancement
 //! ([`time_of_impact`]), against static colliders (bullets: against dynamic non-bullets too, at
-//! their end poses). A body whose centre ended beyond the surface it first hit is moved back to
+//! their end poses); a mesh or height field by its triangles under the sweep, a half-space by a
+//! slab of it. A body whose centre ended beyond the surface it first hit is moved back to
 //! the time of impact, keeping its velocity: the next step's contact then stops it, as Box2D v3
 //! does. A body that stopped in front (its contacts did their work) is left alone.
 
-use parry3d::bounding_volume::BoundingVolume;
-use parry3d::math::{Isometry, Real};
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::math::{Isometry, Real, Vector};
+use parry3d::na::{Unit, UnitQuaternion};
 use sprung_collision::cast::{time_of_impact, Motion as Sweep};
+use sprung_collision::shape::Shape;
 
 use super::{World, MAX_SPECULATIVE_DISTANCE};
 use crate::body::BodyKind;
@@ -47,20 +50,28 @@ impl World {
             if !body.bullet && travel <= MAX_SPECULATIVE_DISTANCE.min(thinnest) {
                 continue;
             }
-            if let Some(t) = self.first_pass_through(slot, dt) {
+            if let Some((t, normal)) = self.first_pass_through(slot, dt) {
                 let body = self.bodies.at_mut(slot);
                 body.pose =
                     sweep_of(body.previous_pose, body.pose, body.mass.local_center, dt).pose_at(t);
+                if t == 0.0 {
+                    // Touching at the start and through anyway: its contact could not stop the
+                    // centre (a body pivoting hard on one point). Kept, that approach would
+                    // send it back to the same pose step after step; it goes instead.
+                    let approach = body.linear_velocity.dot(&normal).max(0.0);
+                    body.linear_velocity -= normal * approach;
+                }
             }
         }
     }
 
     /// The earliest time in the step at which body `slot`, moving from its previous pose to
-    /// its pose, hit a collider it then passed (its centre ending beyond the surface).
-    fn first_pass_through(&self, slot: u32, dt: Real) -> Option<Real> {
+    /// its pose, hit a collider it then passed (its centre ending beyond the surface), with
+    /// the normal there (from the body to what it hit).
+    fn first_pass_through(&self, slot: u32, dt: Real) -> Option<(Real, Vector<Real>)> {
         let body = self.bodies.at(slot);
         let motion = sweep_of(body.previous_pose, body.pose, body.mass.local_center, dt);
-        let mut first: Option<Real> = None;
+        let mut first: Option<(Real, Vector<Real>)> = None;
         for own in &body.colliders {
             let collider = self.colliders.at(own.index);
             let moving = Sweep {
@@ -84,40 +95,74 @@ impl World {
                     BodyKind::Dynamic => body.bullet && !other_body.bullet,
                     BodyKind::Kinematic => false,
                 };
-                // Not yet against level geometry (meshes, height fields, half-spaces): the
-                // cast runs GJK on convex cores, and those need their triangles found first.
-                if !target
-                    || other.sensor
-                    || other.shape.is_level()
-                    || !self.can_touch(collider.proxy, proxy)
-                {
+                if !target || other.sensor || !self.can_touch(collider.proxy, proxy) {
                     return;
                 }
-                let still = Sweep::fixed(other_body.pose * other.local_pose);
-                let toi = |target| {
-                    time_of_impact(&collider.shape, &moving, &other.shape, &still, dt, target)
+                let pose = other_body.pose * other.local_pose;
+                let mut consider = |piece: &Shape, piece_pose: Isometry<Real>| {
+                    let still = Sweep::fixed(piece_pose);
+                    let toi = |target| {
+                        time_of_impact(&collider.shape, &moving, piece, &still, dt, target)
+                    };
+                    // Already within the target at the start (a contact from the last sweep):
+                    // then what matters is whether it gets closer still, to touching.
+                    let hit = match toi(TOI_TARGET) {
+                        Some(hit) if hit.t == 0.0 => toi(0.0),
+                        hit => hit,
+                    };
+                    let Some(hit) = hit else {
+                        return;
+                    };
+                    // A stop in front is the contacts' business. A body already touching at
+                    // the start whose centre still ended beyond (turning through about the one
+                    // point its contact held) goes back to where it was: it loses the step's
+                    // motion, not the wall.
+                    let beyond = (end.center() - hit.point_b).dot(&hit.normal) > 0.0;
+                    if hit.t < dt && beyond && first.is_none_or(|(f, _)| hit.t < f) {
+                        first = Some((hit.t, hit.normal));
+                    }
                 };
-                // Already within the target at the start (a contact from the last sweep): then
-                // what matters is whether it gets closer still, to touching.
-                let hit = match toi(TOI_TARGET) {
-                    Some(hit) if hit.t == 0.0 => toi(0.0),
-                    hit => hit,
-                };
-                let Some(hit) = hit else {
-                    return;
-                };
-                // A stop in front is the contacts' business. A body already touching at the
-                // start whose centre still ended beyond (turning through about the one point
-                // its contact held) goes back to where it was: it loses the step's motion, not
-                // the wall.
-                let beyond = (end.center() - hit.point_b).dot(&hit.normal) > 0.0;
-                if hit.t < dt && beyond && first.is_none_or(|f| hit.t < f) {
-                    first = Some(hit.t);
+                // Level geometry is swept piece by piece: the triangles under the swept box,
+                // or a slab of the half-space there.
+                let local = swept.transform_by(&pose.inverse());
+                match &other.shape {
+                    Shape::TriMesh(mesh) => {
+                        for id in mesh.bvh().intersect_aabb(&local) {
+                            consider(&Shape::Triangle(mesh.triangle(id)), pose);
+                        }
+                    }
+                    Shape::HeightField(field) => {
+                        field.map_elements_in_local_aabb(&local, &mut |_, triangle| {
+                            consider(&Shape::Triangle(*triangle), pose)
+                        });
+                    }
+                    Shape::HalfSpace(half) => {
+                        if let Some((slab, at)) = slab_under(&half.normal, &local) {
+                            consider(&slab, pose * at);
+                        }
+                    }
+                    shape => consider(shape, pose),
                 }
             });
         }
         first
     }
+}
+
+/// A box standing for the half-space of outward `normal` under `region` (both in the
+/// half-space's frame): its top face on the plane, wider and deeper than the region, so that a
+/// sweep through the region meets it where it would meet the plane. Convex and finite, unlike
+/// the half-space, so the cast's GJK can run on it.
+fn slab_under(normal: &Unit<Vector<Real>>, region: &Aabb) -> Option<(Shape, Isometry<Real>)> {
+    let size = region.half_extents().norm() + 1.0;
+    let centre = region.center();
+    let on_plane = centre - normal.into_inner() * normal.dot(&centre.coords);
+    let turn = UnitQuaternion::rotation_between(&Vector::y(), normal).unwrap_or_else(|| {
+        UnitQuaternion::from_axis_angle(&Vector::x_axis(), std::f32::consts::PI)
+    });
+    let slab = Shape::cuboid(Vector::repeat(size)).ok()?;
+    let at = Isometry::from_parts((on_plane - normal.into_inner() * size).into(), turn);
+    Some((slab, at))
 }
 
 /// The motion that takes a body from `start` to `end` in `dt`: its centre of mass (at
