@@ -697,9 +697,11 @@ impl World {
         )
     }
 
-    /// Advances the world by `dt` (s), in the order of DESIGN.md: gather the bodies and their
-    /// forces, find contacts (broad phase, narrow phase), solve (per substep: integrate
-    /// velocities, constraints, integrate positions, relax), write the bodies back.
+    /// Advances the world by `dt` (s), in the order of DESIGN.md: find contacts (broad phase,
+    /// narrow phase) and wake the sleeping islands an awake body touches; gather the awake
+    /// bodies and their forces; solve (per substep: integrate velocities, constraints, integrate
+    /// positions, relax); report contacts that began or ended; write the bodies back; sweep the
+    /// fast ones (continuous collision); break overloaded joints; put slow islands to sleep.
     pub fn step(&mut self, dt: Real) -> Result<StepReport, Error> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(Error::InvalidTimeStep);
