@@ -11,7 +11,7 @@
 //! is the same on any machine) and exits; `--screenshot FILE.png` saves the last frame;
 //! `--drag-at X,Y --drag-to X,Y` presses the mouse at pixel (X, Y), moves it to the second
 //! pixel and holds it, then prints how far the dragged body moved. `--size WxH` sets the
-//! window (default 1280x720).
+//! window (default 1280x720), `--msaa N` its samples per pixel (default 4); `--show contacts,joints,aabbs,islands` starts with those shown.
 
 mod camera;
 mod drag;
@@ -56,6 +56,8 @@ struct Options {
     drag_at: Option<Vec2>,
     drag_to: Option<Vec2>,
     size: (i32, i32),
+    show: Show,
+    msaa: i32,
 }
 
 fn usage() -> String {
@@ -63,7 +65,7 @@ fn usage() -> String {
         .chain(catalogue().iter().map(|s| s.name))
         .collect();
     format!(
-        "usage: viewer [SCENE] [--screenshot FILE.png] [--frames N] [--drag-at X,Y --drag-to X,Y] [--size WxH]\nscenes: {}",
+        "usage: viewer [SCENE] [--screenshot FILE.png] [--frames N] [--drag-at X,Y --drag-to X,Y] [--size WxH] [--msaa N] [--show contacts,joints,aabbs,islands]\nscenes: {}",
         names.join(" ")
     )
 }
@@ -77,6 +79,7 @@ fn pair(text: &str, sep: char) -> Option<(f32, f32)> {
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         size: (1280, 720),
+        msaa: 4,
         ..Options::default()
     };
     let mut rest = args.iter();
@@ -110,6 +113,21 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 }
                 options.size = (w as i32, h as i32);
             }
+            "--msaa" => {
+                let n = value("a number")?;
+                options.msaa = n.parse().map_err(|_| format!("bad --msaa {n}"))?;
+            }
+            "--show" => {
+                for what in value("a list")?.split(',') {
+                    match what {
+                        "contacts" => options.show.contacts = true,
+                        "joints" => options.show.joints = true,
+                        "aabbs" => options.show.aabbs = true,
+                        "islands" => options.show.islands = true,
+                        other => return Err(format!("--show: no {other}")),
+                    }
+                }
+            }
             "-h" | "--help" => return Err(String::new()),
             name if !name.starts_with('-') && options.scene.is_none() => {
                 find_any(name).ok_or(format!("no scene {name}"))?;
@@ -142,13 +160,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // miniquad opens an X11 display (its default backend on Linux) and panics without one.
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() {
+        eprintln!("viewer: no X display (DISPLAY is not set); on a headless machine run it under `xvfb-run -a`");
+        return ExitCode::from(4);
+    }
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: "sprung viewer".to_string(),
             window_width: options.size.0,
             window_height: options.size.1,
             high_dpi: false,
-            sample_count: 4,
+            sample_count: options.msaa,
             window_resizable: true,
             ..Default::default()
         },
@@ -308,6 +331,7 @@ struct App {
     script: Option<Script>,
     frame: u64,
     list: (Vec2, Vec2),
+    sketch: overlay::Sketch,
 }
 
 impl App {
@@ -325,6 +349,7 @@ impl App {
         };
         App {
             stepper: FixedStepper::new(specs[current].dt, 4).expect("a scene's dt is valid"),
+            show: options.show,
             options,
             specs,
             current,
@@ -335,7 +360,6 @@ impl App {
             follow: None,
             paused: false,
             slow: 0,
-            show: Show::default(),
             spring: DragSpring::default(),
             drag: None,
             last_dragged: None,
@@ -345,6 +369,7 @@ impl App {
             script,
             frame: 0,
             list: (Vec2::ZERO, Vec2::ZERO),
+            sketch: overlay::Sketch::default(),
         }
     }
 
@@ -622,28 +647,33 @@ impl App {
         };
         self.view.update(&self.scene.world, self.alpha, &tint);
         self.view.draw();
-        if let Some(system) = &self.scene.mass_spring {
-            overlay::mass_spring(system);
-        }
         // Markers keep about the same size on screen.
-        let scale = 0.006 * self.orbit.distance;
+        let scale = 0.003 * self.orbit.distance;
+        let sketch = &mut self.sketch;
+        let world = &self.scene.world;
+        if let Some(system) = &self.scene.mass_spring {
+            sketch.mass_spring(system);
+        }
+        sketch.draw();
+        // Debug geometry shows through the bodies.
         // SAFETY: macroquad's internal GL is only reached from this (its) thread, between
         // drawing calls; switching the depth test is what set_camera itself does.
         unsafe { get_internal_gl().quad_gl.depth_test(false) };
         if self.show.aabbs {
-            overlay::aabbs(&self.scene.world);
+            sketch.aabbs(world);
         }
         if self.show.contacts {
-            overlay::contacts(&self.scene.world, scale);
+            sketch.contacts(world, scale);
         }
         if self.show.joints {
-            overlay::joints(&self.scene.world, self.alpha, scale);
+            sketch.joints(world, self.alpha, scale);
         }
         if let Some(drag) = &self.drag {
-            if let Some(anchor) = drag.anchor_now(&self.scene.world) {
-                overlay::drag(anchor, drag.target, scale, drag.limited(&self.scene.world));
+            if let Some(anchor) = drag.anchor_now(world) {
+                sketch.drag(anchor, drag.target, scale, drag.limited(world));
             }
         }
+        sketch.draw();
         set_default_camera();
         self.draw_panels();
     }

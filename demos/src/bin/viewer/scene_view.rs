@@ -186,7 +186,11 @@ impl SceneView {
         }
         if let Some(system) = tint.mass_spring {
             let radius = system.radius.max(0.03);
-            let detail = self.detail;
+            // Many small balls: a coarse mesh does.
+            let detail = Detail {
+                segments: 8,
+                ..self.detail
+            };
             let ball = self
                 .point_mesh
                 .get_or_insert_with(|| LocalMesh::new(&Solid::Sphere(radius), detail, false));
