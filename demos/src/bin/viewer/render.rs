@@ -456,10 +456,12 @@ mod tests {
         assert_eq!(mesh.vertex_count(), 24);
         assert_eq!(mesh.indices.len(), 36);
         outward(&mesh);
-        // Tiled, a 4 x 8 face is cut into 2 x 4 tiles.
+        // Tiled in 2 m tiles, a 4 x 8 x 1 box has faces of 2 x 4, 4 x 1 and 2 x 1 tiles, two of
+        // each, of four corners each.
         let tiled = LocalMesh::new(&Solid::Cuboid(Vec3::new(2.0, 4.0, 0.5)), DETAIL, true);
         assert!(tiled.tones.contains(&DARK_TILE));
-        assert_eq!(tiled.vertex_count(), 4 * (2 * 8 + 2 * 4 * 1 + 2 * 2 * 1));
+        let tiles = 2 * (2 * 4) + 2 * 4 + 2 * 2;
+        assert_eq!(tiled.vertex_count(), 4 * tiles);
     }
 
     #[test]
