@@ -17,4 +17,4 @@ pub mod rng;
 pub mod scenes;
 pub mod spring_plot;
 
-pub use scenes::{catalogue, find, Check, Scene, SceneSpec};
+pub use scenes::{catalogue, find, find_any, Check, Scene, SceneSpec, SHOWCASE};

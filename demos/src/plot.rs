@@ -77,6 +77,26 @@ impl Canvas {
         }
     }
 
+    /// A canvas of `pixels`, row after row from the top; `None` unless there are
+    /// `width * height` of them.
+    pub fn from_pixels(width: usize, height: usize, pixels: Vec<Colour>) -> Option<Self> {
+        (pixels.len() == width * height).then_some(Canvas {
+            width,
+            height,
+            pixels,
+        })
+    }
+
+    /// Width and height (pixels).
+    pub fn size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
+    /// The pixels, row after row from the top.
+    pub fn pixels(&self) -> &[Colour] {
+        &self.pixels
+    }
+
     /// Sets one pixel (outside the canvas: nothing).
     pub fn dot(&mut self, x: i64, y: i64, colour: Colour) {
         if x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height {
@@ -169,6 +189,109 @@ impl Canvas {
     /// Writes the PNG to `path`.
     pub fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
         std::fs::File::create(path)?.write_all(&self.png())
+    }
+}
+
+/// Reads a PNG file back into a canvas: 8-bit RGB or RGBA (alpha dropped), not interlaced,
+/// any of the five row filters. Enough to check the pictures this crate and the viewer write;
+/// other PNGs are refused with the reason.
+pub fn decode_png(png: &[u8]) -> Result<Canvas, String> {
+    const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
+    if png.len() < 8 || png[..8] != SIGNATURE {
+        return Err("not a PNG file".into());
+    }
+    let (mut width, mut height, mut channels) = (0, 0, 0);
+    let mut zlib = Vec::new();
+    let mut at = 8;
+    while at + 8 <= png.len() {
+        let len = u32::from_be_bytes(png[at..at + 4].try_into().expect("4 bytes")) as usize;
+        let kind = &png[at + 4..at + 8];
+        let data = png
+            .get(at + 8..at + 8 + len)
+            .ok_or("a chunk runs past the end")?;
+        match kind {
+            b"IHDR" => {
+                if data.len() != 13 {
+                    return Err("bad IHDR".into());
+                }
+                width = u32::from_be_bytes(data[0..4].try_into().expect("4 bytes")) as usize;
+                height = u32::from_be_bytes(data[4..8].try_into().expect("4 bytes")) as usize;
+                channels = match (data[8], data[9], data[12]) {
+                    (8, 2, 0) => 3,
+                    (8, 6, 0) => 4,
+                    (depth, colour, interlace) => {
+                        return Err(format!(
+                            "unsupported: bit depth {depth}, colour type {colour}, interlace {interlace}"
+                        ))
+                    }
+                };
+            }
+            b"IDAT" => zlib.extend_from_slice(data),
+            b"IEND" => break,
+            _ => {}
+        }
+        at += 12 + len;
+    }
+    if channels == 0 {
+        return Err("no IHDR".into());
+    }
+    let raw = miniz_oxide::inflate::decompress_to_vec_zlib(&zlib)
+        .map_err(|e| format!("bad deflate stream: {e:?}"))?;
+    let stride = width * channels;
+    if raw.len() != height * (stride + 1) {
+        return Err(format!(
+            "{} bytes of pixels for {width} x {height}",
+            raw.len()
+        ));
+    }
+    let mut previous = vec![0u8; stride];
+    let mut pixels = Vec::with_capacity(width * height);
+    for row in raw.chunks(stride + 1) {
+        let (filter, bytes) = (row[0], &row[1..]);
+        let mut line = vec![0u8; stride];
+        for i in 0..stride {
+            let left = if i >= channels { line[i - channels] } else { 0 };
+            let up = previous[i];
+            let up_left = if i >= channels {
+                previous[i - channels]
+            } else {
+                0
+            };
+            let predicted = match filter {
+                0 => 0,
+                1 => left,
+                2 => up,
+                3 => ((left as u16 + up as u16) / 2) as u8,
+                4 => paeth(left, up, up_left),
+                f => return Err(format!("unknown row filter {f}")),
+            };
+            line[i] = bytes[i].wrapping_add(predicted);
+        }
+        pixels.extend(line.chunks(channels).map(|p| [p[0], p[1], p[2]]));
+        previous = line;
+    }
+    Ok(Canvas {
+        width,
+        height,
+        pixels,
+    })
+}
+
+/// The PNG spec's Paeth predictor: whichever of left, up and up-left is nearest to
+/// left + up - up-left.
+fn paeth(a: u8, b: u8, c: u8) -> u8 {
+    let p = a as i16 + b as i16 - c as i16;
+    let (pa, pb, pc) = (
+        (p - a as i16).abs(),
+        (p - b as i16).abs(),
+        (p - c as i16).abs(),
+    );
+    if pa <= pb && pa <= pc {
+        a
+    } else if pb <= pc {
+        b
+    } else {
+        c
     }
 }
 

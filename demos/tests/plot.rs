@@ -26,3 +26,13 @@ fn the_springs_plot_is_a_picture() {
         .count();
     assert!(inked > 20_000, "{inked} non-white pixels");
 }
+
+/// The PNG reader reads back what the writer wrote, pixel for pixel.
+#[test]
+fn a_png_reads_back_as_written() {
+    let canvas = sprung_demos::spring_plot::springs();
+    let back = sprung_demos::plot::decode_png(&canvas.png()).unwrap();
+    assert_eq!(back.size(), canvas.size());
+    assert!(back.pixels() == canvas.pixels());
+    assert!(sprung_demos::plot::decode_png(b"not a png").is_err());
+}

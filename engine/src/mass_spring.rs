@@ -158,6 +158,11 @@ impl MassSpring {
         &self.points
     }
 
+    /// The springs, each as the indices of its two points (for drawing).
+    pub fn springs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.links.iter().map(|l| (l.a as usize, l.b as usize))
+    }
+
     /// The largest length / rest length over the springs.
     pub fn max_stretch(&self) -> Real {
         self.links

@@ -45,13 +45,36 @@ impl FixedStepper {
     /// time is into the next step (0..1), to blend the previous and current poses with
     /// [`World::interpolated_pose`].
     pub fn advance(&mut self, world: &mut World, frame_time: Real) -> Result<Real, Error> {
+        self.advance_with(frame_time, |dt| world.step(dt).map(|_| ()))
+    }
+
+    /// As [`advance`](Self::advance), but each fixed step is `step(dt)`: for a world stepped
+    /// with something beside it (a rope of the spring toolkit, a record of each
+    /// [`crate::StepReport`]). Stops at the first error.
+    ///
+    /// ```
+    /// use sprung::{FixedStepper, World};
+    ///
+    /// let mut world = World::default();
+    /// let mut stepper = FixedStepper::new(1.0 / 60.0, 4).unwrap();
+    /// let mut reports = Vec::new();
+    /// stepper
+    ///     .advance_with(0.06, |dt| world.step(dt).map(|r| reports.push(r)))
+    ///     .unwrap();
+    /// assert_eq!(reports.len(), 3);
+    /// ```
+    pub fn advance_with<E: From<Error>>(
+        &mut self,
+        frame_time: Real,
+        mut step: impl FnMut(Real) -> Result<(), E>,
+    ) -> Result<Real, E> {
         if !(frame_time.is_finite() && frame_time >= 0.0) {
-            return Err(Error::InvalidTimeStep);
+            return Err(Error::InvalidTimeStep.into());
         }
         self.accumulator += frame_time;
         self.steps_taken = 0;
         while self.accumulator >= self.dt && self.steps_taken < self.max_steps {
-            world.step(self.dt)?;
+            step(self.dt)?;
             self.accumulator -= self.dt;
             self.steps_taken += 1;
         }
@@ -59,6 +82,11 @@ impl FixedStepper {
             self.accumulator %= self.dt;
         }
         Ok(self.accumulator / self.dt)
+    }
+
+    /// The fixed step (s).
+    pub fn dt(&self) -> Real {
+        self.dt
     }
 
     /// Steps run by the last [`advance`](Self::advance).

@@ -27,10 +27,11 @@ use crate::integrate;
 use crate::joint::{Joint, JointBuilder, JointHandle, JointKind};
 use crate::sleep::{Islands, SleepSettings};
 
+mod ccd;
+mod contacts;
+
 /// How much the broad phase fattens every box (m): bodies moving less than this between steps
 /// cost the broad phase nothing.
-mod ccd;
-
 const BROAD_PHASE_MARGIN: Real = 0.1;
 /// Contact points are kept up to this far apart (m) at rest; moving bodies add the distance
 /// they can travel in one step, so that speculative points stop them before they touch.

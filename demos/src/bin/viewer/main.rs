@@ -1,0 +1,858 @@
+//! `viewer [SCENE]`: every scene of the catalogue in a window, with the mouse as a spring.
+//!
+//! Built with the `viewer` feature of sprung-demos:
+//! `cargo run --release -p sprung-demos --features viewer --bin viewer [SCENE]`.
+//! The scene starts as `showcase` unless named; the list on the left switches scenes.
+//!
+//! Mouse: drag a body to pull it with the engine's attachment spring; drag empty space to
+//! orbit, with the right button (or shift) to pan; the wheel zooms. Keys: see [`HELP`].
+//!
+//! Automation: `--frames N` runs N frames of exactly one fixed step's time each (so the run
+//! is the same on any machine) and exits; `--screenshot FILE.png` saves the last frame;
+//! `--drag-at X,Y --drag-to X,Y` presses the mouse at pixel (X, Y), moves it to the second
+//! pixel and holds it, then prints how far the dragged body moved. `--size WxH` sets the
+//! window (default 1280x720), `--msaa N` its samples per pixel (default 4); `--show contacts,joints,aabbs,islands` starts with those shown.
+
+mod camera;
+mod drag;
+mod overlay;
+mod render;
+mod scene_view;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use macroquad::prelude::*;
+use sprung::math::Real;
+use sprung::{BodyHandle, BodyKind, FixedStepper, StepReport};
+use sprung_demos::{catalogue, find_any, Scene, SceneSpec, SHOWCASE};
+
+use camera::Orbit;
+use drag::{Drag, DragSpring};
+use scene_view::{point3, vec3 as to_vec3, SceneView, Tint};
+
+/// The keys, as the help panel lists them.
+const HELP: &[&str] = &[
+    "left drag body: pull it (attachment spring)",
+    "left drag space: orbit   right/shift drag: pan   wheel: zoom",
+    "F follow body under cursor   Space pause   N step   R restart",
+    "T slow motion   Tab / shift+Tab next / previous scene",
+    "1 contacts   2 joints   3 AABBs   4 islands   H hide help",
+    "spring: Q/A hertz   W/S damping ratio   E/D force cap",
+];
+
+/// Slow-motion factors that T cycles through.
+const SLOW: [Real; 3] = [1.0, 0.25, 0.05];
+
+/// Text size of the panels (pixels).
+const TEXT_SIZE: u16 = 18;
+
+/// The command line.
+#[derive(Clone, Debug, Default)]
+struct Options {
+    scene: Option<String>,
+    screenshot: Option<PathBuf>,
+    frames: Option<u64>,
+    drag_at: Option<Vec2>,
+    drag_to: Option<Vec2>,
+    size: (i32, i32),
+    show: Show,
+    msaa: i32,
+}
+
+fn usage() -> String {
+    let names: Vec<&str> = std::iter::once(SHOWCASE.name)
+        .chain(catalogue().iter().map(|s| s.name))
+        .collect();
+    format!(
+        "usage: viewer [SCENE] [--screenshot FILE.png] [--frames N] [--drag-at X,Y --drag-to X,Y] [--size WxH] [--msaa N] [--show contacts,joints,aabbs,islands]\nscenes: {}",
+        names.join(" ")
+    )
+}
+
+/// Two numbers separated by `sep`.
+fn pair(text: &str, sep: char) -> Option<(f32, f32)> {
+    let (a, b) = text.split_once(sep)?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        size: (1280, 720),
+        msaa: 4,
+        ..Options::default()
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut value = |what: &str| {
+            rest.next()
+                .cloned()
+                .ok_or_else(|| format!("{arg} needs {what}"))
+        };
+        match arg.as_str() {
+            "--screenshot" => options.screenshot = Some(PathBuf::from(value("a file")?)),
+            "--frames" => {
+                let n = value("a number")?;
+                options.frames = Some(n.parse().map_err(|_| format!("bad --frames {n}"))?);
+            }
+            "--drag-at" | "--drag-to" => {
+                let text = value("X,Y")?;
+                let (x, y) = pair(&text, ',').ok_or(format!("bad {arg} {text}: want X,Y"))?;
+                let at = Some(Vec2::new(x, y));
+                if arg == "--drag-at" {
+                    options.drag_at = at;
+                } else {
+                    options.drag_to = at;
+                }
+            }
+            "--size" => {
+                let text = value("WxH")?;
+                let (w, h) = pair(&text, 'x').ok_or(format!("bad --size {text}: want WxH"))?;
+                if !(w >= 64.0 && h >= 64.0) {
+                    return Err(format!("bad --size {text}"));
+                }
+                options.size = (w as i32, h as i32);
+            }
+            "--msaa" => {
+                let n = value("a number")?;
+                options.msaa = n.parse().map_err(|_| format!("bad --msaa {n}"))?;
+            }
+            "--show" => {
+                for what in value("a list")?.split(',') {
+                    match what {
+                        "contacts" => options.show.contacts = true,
+                        "joints" => options.show.joints = true,
+                        "aabbs" => options.show.aabbs = true,
+                        "islands" => options.show.islands = true,
+                        other => return Err(format!("--show: no {other}")),
+                    }
+                }
+            }
+            "-h" | "--help" => return Err(String::new()),
+            name if !name.starts_with('-') && options.scene.is_none() => {
+                find_any(name).ok_or(format!("no scene {name}"))?;
+                options.scene = Some(name.to_string());
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if options.screenshot.is_some() && options.frames.is_none() {
+        return Err("--screenshot needs --frames N".into());
+    }
+    if options.drag_at.is_some() != options.drag_to.is_some() {
+        return Err("--drag-at and --drag-to go together".into());
+    }
+    if options.drag_at.is_some() && options.frames.is_none() {
+        return Err("a scripted drag needs --frames N".into());
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match parse(&args) {
+        Ok(options) => options,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("{message}");
+            }
+            eprintln!("{}", usage());
+            return ExitCode::from(2);
+        }
+    };
+    // miniquad opens an X11 display (its default backend on Linux) and panics without one.
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() {
+        eprintln!("viewer: no X display (DISPLAY is not set); on a headless machine run it under `xvfb-run -a`");
+        return ExitCode::from(4);
+    }
+    let conf = macroquad::conf::Conf {
+        miniquad_conf: macroquad::miniquad::conf::Conf {
+            window_title: "sprung viewer".to_string(),
+            window_width: options.size.0,
+            window_height: options.size.1,
+            high_dpi: false,
+            sample_count: options.msaa,
+            window_resizable: true,
+            ..Default::default()
+        },
+        draw_call_vertex_capacity: render::BATCH_VERTICES,
+        draw_call_index_capacity: render::BATCH_INDICES,
+        ..Default::default()
+    };
+    macroquad::Window::from_config(conf, async move {
+        let code = App::new(options).run().await;
+        std::process::exit(code);
+    });
+    ExitCode::SUCCESS
+}
+
+/// What the debug toggles show.
+#[derive(Clone, Copy, Debug, Default)]
+struct Show {
+    contacts: bool,
+    joints: bool,
+    aabbs: bool,
+    islands: bool,
+    hide_help: bool,
+}
+
+/// What a held mouse button is doing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Gesture {
+    None,
+    Orbit,
+    Pan,
+    Pull,
+}
+
+/// The mouse and keys this frame, real or scripted.
+#[derive(Clone, Debug, Default)]
+struct Input {
+    cursor: Vec2,
+    pressed: bool,
+    down: bool,
+    released: bool,
+    /// Pan instead of orbit (right or middle button, or shift).
+    pan: bool,
+    wheel: f32,
+    keys: Vec<KeyCode>,
+    shift: bool,
+}
+
+impl Input {
+    fn real() -> Input {
+        let left = is_mouse_button_down(MouseButton::Left);
+        let other =
+            is_mouse_button_down(MouseButton::Right) || is_mouse_button_down(MouseButton::Middle);
+        let shift = is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift);
+        Input {
+            cursor: mouse_position().into(),
+            pressed: is_mouse_button_pressed(MouseButton::Left)
+                || is_mouse_button_pressed(MouseButton::Right)
+                || is_mouse_button_pressed(MouseButton::Middle),
+            down: left || other,
+            released: is_mouse_button_released(MouseButton::Left)
+                || is_mouse_button_released(MouseButton::Right)
+                || is_mouse_button_released(MouseButton::Middle),
+            pan: other || shift,
+            wheel: mouse_wheel().1.signum(),
+            keys: get_keys_pressed().into_iter().collect(),
+            shift,
+        }
+    }
+}
+
+/// A scripted drag: press at frame `press`, move from `at` to `to` until frame `arrive`, hold.
+#[derive(Clone, Copy, Debug)]
+struct Script {
+    at: Vec2,
+    to: Vec2,
+    press: u64,
+    arrive: u64,
+}
+
+impl Script {
+    fn new(at: Vec2, to: Vec2, frames: u64) -> Script {
+        let press = (frames / 6).clamp(1, 30);
+        let arrive = (press + 1).max(frames * 3 / 4);
+        Script {
+            at,
+            to,
+            press,
+            arrive,
+        }
+    }
+
+    fn input(&self, frame: u64) -> Input {
+        let t = if frame <= self.press {
+            0.0
+        } else {
+            ((frame - self.press) as f32 / (self.arrive - self.press) as f32).min(1.0)
+        };
+        Input {
+            cursor: self.at.lerp(self.to, t),
+            pressed: frame == self.press,
+            down: frame >= self.press,
+            ..Input::default()
+        }
+    }
+}
+
+/// Per-step costs, averaged over the last steps.
+#[derive(Clone, Debug, Default)]
+struct Stats {
+    last: StepReport,
+    /// (collide ms, solve ms) of recent steps.
+    recent: std::collections::VecDeque<(f64, f64)>,
+    steps_this_frame: u32,
+    time: f64,
+}
+
+impl Stats {
+    fn record(&mut self, report: StepReport, dt: Real) {
+        self.last = report;
+        self.recent.push_back((report.collide_ms, report.solve_ms));
+        if self.recent.len() > 60 {
+            self.recent.pop_front();
+        }
+        self.time += dt as f64;
+    }
+
+    fn mean(&self) -> (f64, f64) {
+        let n = self.recent.len().max(1) as f64;
+        let (c, s) = self
+            .recent
+            .iter()
+            .fold((0.0, 0.0), |(c, s), (x, y)| (c + x, s + y));
+        (c / n, s / n)
+    }
+}
+
+struct App {
+    options: Options,
+    specs: Vec<&'static SceneSpec>,
+    current: usize,
+    scene: Scene,
+    view: SceneView,
+    stepper: FixedStepper,
+    alpha: Real,
+    orbit: Orbit,
+    follow: Option<BodyHandle>,
+    paused: bool,
+    slow: usize,
+    show: Show,
+    spring: DragSpring,
+    drag: Option<Drag>,
+    /// The body last held, and how far it had moved from where it was grabbed when let go.
+    last_dragged: Option<(BodyHandle, Vec3)>,
+    gesture: Gesture,
+    last_cursor: Vec2,
+    stats: Stats,
+    script: Option<Script>,
+    frame: u64,
+    list: (Vec2, Vec2),
+    sketch: overlay::Sketch,
+}
+
+impl App {
+    fn new(options: Options) -> App {
+        let specs: Vec<&'static SceneSpec> =
+            std::iter::once(&SHOWCASE).chain(catalogue()).collect();
+        let name = options.scene.as_deref().unwrap_or(SHOWCASE.name);
+        let current = specs.iter().position(|s| s.name == name).unwrap_or(0);
+        let scene = (specs[current].build)();
+        let view = SceneView::new(&scene.world);
+        let orbit = initial_view(specs[current], &scene);
+        let script = match (options.drag_at, options.drag_to, options.frames) {
+            (Some(at), Some(to), Some(frames)) => Some(Script::new(at, to, frames)),
+            _ => None,
+        };
+        App {
+            stepper: FixedStepper::new(specs[current].dt, 4).expect("a scene's dt is valid"),
+            show: options.show,
+            options,
+            specs,
+            current,
+            scene,
+            view,
+            alpha: 1.0,
+            orbit,
+            follow: None,
+            paused: false,
+            slow: 0,
+            spring: DragSpring::default(),
+            drag: None,
+            last_dragged: None,
+            gesture: Gesture::None,
+            last_cursor: Vec2::ZERO,
+            stats: Stats::default(),
+            script,
+            frame: 0,
+            list: (Vec2::ZERO, Vec2::ZERO),
+            sketch: overlay::Sketch::default(),
+        }
+    }
+
+    /// Builds scene `index` again (a restart when it is the current one); the camera is kept
+    /// on a restart and framed anew on a switch.
+    fn load(&mut self, index: usize) {
+        if let Some(drag) = self.drag.take() {
+            drag.release(&mut self.scene.world);
+        }
+        let switch = index != self.current;
+        self.current = index;
+        let spec = self.specs[index];
+        self.scene = (spec.build)();
+        self.view = SceneView::new(&self.scene.world);
+        self.stepper = FixedStepper::new(spec.dt, 4).expect("a scene's dt is valid");
+        self.stats = Stats::default();
+        self.follow = None;
+        self.last_dragged = None;
+        self.alpha = 1.0;
+        if switch {
+            self.orbit = initial_view(spec, &self.scene);
+        }
+    }
+
+    /// The main loop; returns the exit code.
+    async fn run(mut self) -> i32 {
+        loop {
+            let scripted = self.options.frames.is_some();
+            let input = match self.script {
+                Some(script) => script.input(self.frame),
+                None if scripted => Input::default(),
+                None => Input::real(),
+            };
+            if !scripted && is_key_pressed(KeyCode::Escape) {
+                return 0;
+            }
+            let frame_time = if scripted {
+                self.specs[self.current].dt
+            } else {
+                get_frame_time().min(0.1)
+            };
+            self.handle_keys(&input);
+            self.handle_mouse(&input, frame_time);
+            self.advance(frame_time);
+            self.draw();
+            self.frame += 1;
+            if Some(self.frame) == self.options.frames {
+                return self.finish();
+            }
+            next_frame().await;
+        }
+    }
+
+    /// The end of a scripted run: the screenshot, and how far the dragged body moved.
+    fn finish(&mut self) -> i32 {
+        let mut code = 0;
+        if let Some(path) = &self.options.screenshot {
+            if let Err(e) = save_screenshot(path) {
+                eprintln!("cannot write {}: {e}", path.display());
+                code = 1;
+            } else {
+                println!("screenshot: {}", path.display());
+            }
+        }
+        if self.script.is_some() {
+            let moved = match (&self.drag, self.last_dragged) {
+                (Some(drag), _) => self
+                    .scene
+                    .world
+                    .body(drag.body)
+                    .map(|b| (drag.start, to_vec3(&b.translation()))),
+                (None, Some((body, start))) => self
+                    .scene
+                    .world
+                    .body(body)
+                    .map(|b| (start, to_vec3(&b.translation()))),
+                _ => None,
+            };
+            match moved {
+                Some((from, to)) => println!(
+                    "dragged body moved {:.3} m from ({:.3}, {:.3}, {:.3}) to ({:.3}, {:.3}, {:.3})",
+                    (to - from).length(),
+                    from.x,
+                    from.y,
+                    from.z,
+                    to.x,
+                    to.y,
+                    to.z
+                ),
+                None => {
+                    println!("the drag hit no dynamic body");
+                    code = 3;
+                }
+            }
+        }
+        code
+    }
+
+    fn handle_keys(&mut self, input: &Input) {
+        for key in &input.keys {
+            match key {
+                KeyCode::Space => self.paused = !self.paused,
+                KeyCode::N => self.single_step(),
+                KeyCode::R => self.load(self.current),
+                KeyCode::T => self.slow = (self.slow + 1) % SLOW.len(),
+                KeyCode::Tab => {
+                    let n = self.specs.len();
+                    let next = if input.shift {
+                        (self.current + n - 1) % n
+                    } else {
+                        (self.current + 1) % n
+                    };
+                    self.load(next);
+                }
+                KeyCode::F => self.toggle_follow(input.cursor),
+                KeyCode::Key1 => self.show.contacts = !self.show.contacts,
+                KeyCode::Key2 => self.show.joints = !self.show.joints,
+                KeyCode::Key3 => self.show.aabbs = !self.show.aabbs,
+                KeyCode::Key4 => self.show.islands = !self.show.islands,
+                KeyCode::H => self.show.hide_help = !self.show.hide_help,
+                KeyCode::Q | KeyCode::A => {
+                    self.change_spring(|s| s.change_hertz(*key == KeyCode::Q))
+                }
+                KeyCode::W | KeyCode::S => {
+                    self.change_spring(|s| s.change_damping(*key == KeyCode::W))
+                }
+                KeyCode::E | KeyCode::D => self.change_spring(|s| s.change_cap(*key == KeyCode::E)),
+                _ => {}
+            }
+        }
+    }
+
+    fn change_spring(&mut self, change: impl FnOnce(&mut DragSpring)) {
+        change(&mut self.spring);
+        if let Some(drag) = &mut self.drag {
+            drag.respring(&mut self.scene.world, &self.spring);
+        }
+    }
+
+    /// Follows the body under the cursor, or the one held or last held; or stops following.
+    fn toggle_follow(&mut self, cursor: Vec2) {
+        if self.follow.take().is_some() {
+            return;
+        }
+        let ray = self.orbit.ray(cursor, screen_size());
+        let filter = sprung::QueryFilter::new().exclude_static();
+        let under = self
+            .scene
+            .world
+            .cast_ray(
+                scene_view::to_point(ray.origin),
+                scene_view::to_vector(ray.dir),
+                1.0e4,
+                true,
+                &filter,
+            )
+            .ok()
+            .flatten()
+            .map(|hit| hit.body);
+        self.follow = under
+            .or(self.drag.map(|d| d.body))
+            .or(self.last_dragged.map(|(b, _)| b));
+    }
+
+    fn handle_mouse(&mut self, input: &Input, frame_time: Real) {
+        let delta = input.cursor - self.last_cursor;
+        self.last_cursor = input.cursor;
+        if input.wheel != 0.0 {
+            self.orbit.zoom(input.wheel);
+        }
+        if input.pressed && self.gesture == Gesture::None {
+            let (at, size) = self.list;
+            if let Some(line) =
+                overlay::line_under(at, size, self.specs.len() + 1, TEXT_SIZE, input.cursor)
+            {
+                // Line 0 is the list's title.
+                if line > 0 {
+                    self.load(line - 1);
+                }
+                return;
+            }
+            self.gesture = if input.pan {
+                Gesture::Pan
+            } else {
+                let ray = self.orbit.ray(input.cursor, screen_size());
+                match Drag::grab(&mut self.scene.world, &ray, &self.spring) {
+                    Some(drag) => {
+                        self.drag = Some(drag);
+                        Gesture::Pull
+                    }
+                    None => Gesture::Orbit,
+                }
+            };
+        }
+        if !input.down || input.released {
+            if let Some(drag) = self.drag.take() {
+                let moved = drag.start;
+                self.last_dragged = Some((drag.body, moved));
+                drag.release(&mut self.scene.world);
+            }
+            self.gesture = Gesture::None;
+            return;
+        }
+        match self.gesture {
+            Gesture::Orbit => self.orbit.orbit(delta),
+            Gesture::Pan => self.orbit.pan(delta, screen_height()),
+            Gesture::Pull => {
+                let ray = self.orbit.ray(input.cursor, screen_size());
+                let dt = if self.paused {
+                    0.0
+                } else {
+                    frame_time * SLOW[self.slow]
+                };
+                if let Some(drag) = &mut self.drag {
+                    drag.pull(&mut self.scene.world, &ray, dt);
+                }
+            }
+            Gesture::None => {}
+        }
+    }
+
+    /// Steps the physics by this frame's share of time (none when paused).
+    fn advance(&mut self, frame_time: Real) {
+        self.stats.steps_this_frame = 0;
+        if !self.paused {
+            let Self { scene, stats, .. } = self;
+            let result = self
+                .stepper
+                .advance_with(frame_time * SLOW[self.slow], |dt| {
+                    let report = scene.step(dt)?;
+                    stats.record(report, dt);
+                    Ok::<(), sprung::Error>(())
+                });
+            match result {
+                Ok(alpha) => self.alpha = alpha,
+                Err(e) => {
+                    eprintln!("step failed: {e}; paused");
+                    self.paused = true;
+                }
+            }
+            self.stats.steps_this_frame = self.stepper.steps_taken();
+        }
+        if let Some(body) = self.follow {
+            match self.scene.world.interpolated_pose(body, self.alpha) {
+                Some(pose) => self.orbit.follow(to_vec3(&pose.translation.vector), 0.15),
+                None => self.follow = None,
+            }
+        }
+    }
+
+    /// One step while paused (N).
+    fn single_step(&mut self) {
+        self.paused = true;
+        let dt = self.specs[self.current].dt;
+        match self.scene.step(dt) {
+            Ok(report) => {
+                self.stats.record(report, dt);
+                self.alpha = 1.0;
+            }
+            Err(e) => eprintln!("step failed: {e}"),
+        }
+    }
+
+    fn draw(&mut self) {
+        clear_background(render::palette::SKY);
+        set_camera(&self.orbit.camera());
+        let islands = self
+            .show
+            .islands
+            .then(|| scene_view::islands(&self.scene.world));
+        let tint = Tint {
+            dragged: self.drag.map(|d| d.body),
+            islands: islands.as_ref(),
+            mass_spring: self.scene.mass_spring.as_ref(),
+        };
+        self.view.update(&self.scene.world, self.alpha, &tint);
+        self.view.draw();
+        // Markers keep about the same size on screen.
+        let scale = 0.003 * self.orbit.distance;
+        let sketch = &mut self.sketch;
+        let world = &self.scene.world;
+        if let Some(system) = &self.scene.mass_spring {
+            sketch.mass_spring(system);
+        }
+        sketch.draw();
+        // Debug geometry shows through the bodies.
+        // SAFETY: macroquad's internal GL is only reached from this (its) thread, between
+        // drawing calls; switching the depth test is what set_camera itself does.
+        unsafe { get_internal_gl().quad_gl.depth_test(false) };
+        if self.show.aabbs {
+            sketch.aabbs(world);
+        }
+        if self.show.contacts {
+            sketch.contacts(world, scale);
+        }
+        if self.show.joints {
+            sketch.joints(world, self.alpha, scale);
+        }
+        if let Some(drag) = &self.drag {
+            if let Some(anchor) = drag.anchor_now(world) {
+                sketch.drag(anchor, drag.target, scale, drag.limited(world));
+            }
+        }
+        sketch.draw();
+        set_default_camera();
+        self.draw_panels();
+    }
+
+    fn draw_panels(&mut self) {
+        // The scene list.
+        let mut lines = vec![("scenes (click, or Tab)".to_string(), overlay::ACCENT)];
+        for (i, spec) in self.specs.iter().enumerate() {
+            let (mark, colour) = if i == self.current {
+                ("> ", overlay::ACCENT)
+            } else {
+                ("  ", overlay::TEXT)
+            };
+            lines.push((format!("{mark}{}", spec.name), colour));
+        }
+        let at = Vec2::new(10.0, 10.0);
+        let size = overlay::panel(at, &lines, TEXT_SIZE);
+        self.list = (at, size);
+
+        // The stats.
+        let world = &self.scene.world;
+        let bodies = world.body_count();
+        let awake = world
+            .bodies()
+            .filter(|(_, b)| b.kind() != BodyKind::Static && !b.is_sleeping())
+            .count();
+        let joints = world.joints().count();
+        let (collide, solve) = self.stats.mean();
+        let last = &self.stats.last;
+        let state = if self.paused {
+            "paused (Space)".to_string()
+        } else if SLOW[self.slow] < 1.0 {
+            format!("slow motion x{}", SLOW[self.slow])
+        } else {
+            "running".to_string()
+        };
+        let mut stats = vec![
+            (
+                format!(
+                    "{}  t = {:.2} s  {state}",
+                    self.specs[self.current].name, self.stats.time
+                ),
+                overlay::ACCENT,
+            ),
+            (
+                format!("bodies {bodies}   awake {awake}   joints {joints}"),
+                overlay::TEXT,
+            ),
+            (
+                format!(
+                    "contact pairs {}   points {}",
+                    last.contact_pairs, last.contact_points
+                ),
+                overlay::TEXT,
+            ),
+            (
+                format!("step: collide {collide:.2} ms   solve {solve:.2} ms"),
+                overlay::TEXT,
+            ),
+            (
+                format!(
+                    "{} steps/frame   {} fps   {}k vertices",
+                    self.stats.steps_this_frame,
+                    get_fps(),
+                    self.view.vertex_count() / 1000
+                ),
+                overlay::TEXT,
+            ),
+        ];
+        let on = |b: bool| if b { "on" } else { "off" };
+        stats.push((
+            format!(
+                "contacts {}  joints {}  AABBs {}  islands {}  follow {}",
+                on(self.show.contacts),
+                on(self.show.joints),
+                on(self.show.aabbs),
+                on(self.show.islands),
+                on(self.follow.is_some())
+            ),
+            overlay::TEXT,
+        ));
+        let width = stats
+            .iter()
+            .map(|(t, _)| measure_text(t, None, TEXT_SIZE, 1.0).width)
+            .fold(0.0, f32::max);
+        overlay::panel(
+            Vec2::new(screen_width() - width - 26.0, 10.0),
+            &stats,
+            TEXT_SIZE,
+        );
+
+        // The mouse spring and the keys.
+        let mut lines = Vec::new();
+        let mut spring = format!(
+            "mouse spring: {:.2} Hz   damping ratio {:.1}   force cap {} x weight",
+            self.spring.hertz, self.spring.damping_ratio, self.spring.weights
+        );
+        let mut colour = overlay::TEXT;
+        if let Some(drag) = &self.drag {
+            spring.push_str(&format!(" = {:.0} N", drag.max_force));
+            if drag.limited(&self.scene.world) {
+                spring.push_str("  (held to its cap)");
+                colour = overlay::ACCENT;
+            }
+        }
+        lines.push((spring, colour));
+        if !self.show.hide_help {
+            lines.extend(HELP.iter().map(|h| (h.to_string(), overlay::TEXT)));
+        }
+        let height = lines.len() as f32 * TEXT_SIZE as f32 * 1.15 + 10.0;
+        overlay::panel(
+            Vec2::new(10.0, screen_height() - height - 10.0),
+            &lines,
+            TEXT_SIZE,
+        );
+    }
+}
+
+fn screen_size() -> Vec2 {
+    Vec2::new(screen_width(), screen_height())
+}
+
+/// Where the camera starts: the showcase's capsule in the middle; any other scene framed
+/// round its moving bodies.
+fn initial_view(spec: &SceneSpec, scene: &Scene) -> Orbit {
+    if spec.name == SHOWCASE.name {
+        let at = sprung_demos::scenes::SHOWCASE_UPRIGHT_AT;
+        return Orbit {
+            target: Vec3::new(at.x, at.y + 0.3, at.z),
+            distance: 17.0,
+            yaw: 0.25,
+            pitch: 0.32,
+        };
+    }
+    let world = &scene.world;
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for (_, body) in world.bodies() {
+        if body.kind() == BodyKind::Static {
+            continue;
+        }
+        for &c in body.colliders() {
+            if let Some(collider) = world.collider(c) {
+                let aabb = collider.aabb();
+                lo = lo.min(point3(&aabb.mins));
+                hi = hi.max(point3(&aabb.maxs));
+            }
+        }
+    }
+    if let Some(system) = &scene.mass_spring {
+        for p in system.points() {
+            lo = lo.min(point3(p));
+            hi = hi.max(point3(p));
+        }
+    }
+    if !(lo.is_finite() && hi.is_finite()) {
+        return Orbit::framing(Vec3::new(0.0, 1.0, 0.0), 8.0);
+    }
+    // Frame down to the floor, so a falling scene lands in view.
+    lo.y = lo.y.min(0.0);
+    let centre = 0.5 * (lo + hi);
+    Orbit::framing(centre, 0.5 * (hi - lo).length())
+}
+
+/// Saves the window as it is drawn now as a PNG (through the demos' own PNG writer).
+fn save_screenshot(path: &std::path::Path) -> std::io::Result<()> {
+    let image = get_screen_data();
+    let (width, height) = (image.width as usize, image.height as usize);
+    // GL's rows go bottom-up.
+    let pixels = (0..height)
+        .rev()
+        .flat_map(|y| {
+            image.bytes[y * width * 4..(y + 1) * width * 4]
+                .chunks(4)
+                .map(|p| [p[0], p[1], p[2]])
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let canvas = sprung_demos::plot::Canvas::from_pixels(width, height, pixels)
+        .ok_or_else(|| std::io::Error::other("screen data of the wrong size"))?;
+    canvas.save(path)
+}

@@ -1,0 +1,149 @@
+//! The viewer draws real pictures and its mouse spring moves bodies: it renders the showcase
+//! and a standard scene under a display (the one there is, or one made by `xvfb-run`), each
+//! with a scripted drag, and the test reads back each PNG and the distance the dragged body
+//! moved. Built only with the `viewer` feature.
+//!
+//! Without a display and without `xvfb-run` the test is skipped with a message, except under
+//! CI (`CI` set), where it must run: `.ci/run` installs Xvfb and Mesa and runs it under
+//! `xvfb-run -a`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How to run a program with a display: directly if there is one, or under `xvfb-run`.
+fn display_runner() -> Option<Vec<String>> {
+    if std::env::var_os("DISPLAY").is_some() {
+        return Some(Vec::new());
+    }
+    let xvfb = Command::new("xvfb-run").arg("--help").output();
+    xvfb.is_ok().then(|| {
+        ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"]
+            .map(String::from)
+            .to_vec()
+    })
+}
+
+/// No display could be made: skip, or fail under CI.
+fn no_display(why: &str) {
+    let message = format!("viewer render test: {why}; install xvfb (see .ci/run) to run it");
+    if std::env::var_os("CI").is_some() {
+        panic!("{message} (CI must run it)");
+    }
+    // Straight to stderr, past the test harness's capture, so that a skip is seen.
+    use std::io::Write;
+    writeln!(std::io::stderr(), "SKIPPED {message}").ok();
+}
+
+/// What one scripted run of the viewer gave.
+struct Run {
+    picture: sprung_demos::plot::Canvas,
+    moved: f32,
+}
+
+/// Runs the viewer on `scene` for `frames` frames with a drag from `at` to `to` (pixels of a
+/// 1280 x 720 window) and reads back its screenshot. `None`: no display could be made.
+fn run_viewer(scene: &str, frames: u32, at: (u32, u32), to: (u32, u32)) -> Option<Run> {
+    // One at a time: two `xvfb-run -a` started at once can pick the same display number, and
+    // two software-rendered windows only slow each other down.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(runner) = display_runner() else {
+        no_display("no DISPLAY and no xvfb-run");
+        return None;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let png = dir.join(format!("viewer-{scene}.png"));
+    std::fs::remove_file(&png).ok();
+    let mut command = match runner.split_first() {
+        Some((program, args)) => {
+            let mut c = Command::new(program);
+            c.args(args).arg(env!("CARGO_BIN_EXE_viewer"));
+            c
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_viewer")),
+    };
+    command.args([
+        scene,
+        "--frames",
+        &frames.to_string(),
+        "--screenshot",
+        png.to_str().expect("a UTF-8 path"),
+        "--drag-at",
+        &format!("{},{}", at.0, at.1),
+        "--drag-to",
+        &format!("{},{}", to.0, to.1),
+        "--size",
+        "1280x720",
+    ]);
+    let output = command.output().expect("the viewer runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if stderr.contains("XOpenDisplay() failed") || output.status.code() == Some(4) {
+        no_display(&format!("the viewer found no display: {}", stderr.trim()));
+        return None;
+    }
+    assert!(
+        output.status.success(),
+        "viewer {scene} failed ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
+    let moved = moved(&stdout).unwrap_or_else(|| panic!("no drag report in:\n{stdout}"));
+    Some(Run {
+        picture: read_png(&png),
+        moved,
+    })
+}
+
+/// The distance in "dragged body moved X m ..." (m).
+fn moved(stdout: &str) -> Option<f32> {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("dragged body moved"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+fn read_png(path: &Path) -> sprung_demos::plot::Canvas {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    sprung_demos::plot::decode_png(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A real picture: the window's size, many colours (lit solids, text, tiles), and no colour
+/// covering most of it (a blank or one-colour window fails).
+fn assert_is_a_picture(run: &Run, scene: &str) {
+    let picture = &run.picture;
+    assert_eq!(picture.size(), (1280, 720), "{scene}");
+    let colours = picture.colours();
+    assert!(colours > 500, "{scene}: only {colours} colours");
+    let mut pixels = picture.pixels().to_vec();
+    pixels.sort_unstable();
+    let mut commonest = 0;
+    for run in pixels.chunk_by(|a, b| a == b) {
+        commonest = commonest.max(run.len());
+    }
+    let share = commonest as f64 / pixels.len() as f64;
+    assert!(
+        share < 0.5,
+        "{scene}: one colour covers {:.0}%",
+        share * 100.0
+    );
+}
+
+#[test]
+fn the_viewer_draws_the_showcase_and_its_mouse_spring_moves_the_capsule() {
+    // From the window's centre (the capsule held upright) up and to the right.
+    let Some(run) = run_viewer("showcase", 120, (640, 380), (800, 250)) else {
+        return;
+    };
+    assert_is_a_picture(&run, "showcase");
+    assert!(run.moved > 1.0, "the capsule moved only {} m", run.moved);
+}
+
+#[test]
+fn the_viewer_draws_the_pyramid_and_pulls_its_top_box_off() {
+    // The pyramid's top box, pulled up and to the right.
+    let Some(run) = run_viewer("pyramid", 120, (637, 128), (800, 90)) else {
+        return;
+    };
+    assert_is_a_picture(&run, "pyramid");
+    assert!(run.moved > 1.0, "the top box moved only {} m", run.moved);
+}
