@@ -175,8 +175,9 @@ fn main() -> ExitCode {
             window_resizable: true,
             ..Default::default()
         },
-        draw_call_vertex_capacity: render::BATCH_VERTICES,
-        draw_call_index_capacity: render::BATCH_INDICES,
+        // macroquad clamps a draw of as many vertices or indices as its capacity: one more.
+        draw_call_vertex_capacity: render::BATCH_VERTICES + 1,
+        draw_call_index_capacity: render::BATCH_INDICES + 1,
         ..Default::default()
     };
     macroquad::Window::from_config(conf, async move {
