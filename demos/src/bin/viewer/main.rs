@@ -8,7 +8,7 @@
 //! orbit, with the right button (or shift) to pan; the wheel zooms. Keys: see [`HELP`].
 //!
 //! Automation: `--frames N` runs N frames of exactly one fixed step's time each (so the run
-//! is the same on any machine) and exits; `--screenshot FILE.png` saves the last frame;
+//! is the same on any machine, if nobody touches the window) and exits; `--screenshot FILE.png` saves the last frame;
 //! `--drag-at X,Y --drag-to X,Y` presses the mouse at pixel (X, Y), moves it to the second
 //! pixel and holds it, then prints how far the dragged body moved. `--size WxH` sets the
 //! window (default 1280x720), `--msaa N` its samples per pixel (default 4); `--show contacts,joints,aabbs,islands` starts with those shown.
@@ -175,8 +175,9 @@ fn main() -> ExitCode {
             window_resizable: true,
             ..Default::default()
         },
-        draw_call_vertex_capacity: render::BATCH_VERTICES,
-        draw_call_index_capacity: render::BATCH_INDICES,
+        // macroquad clamps a draw of as many vertices or indices as its capacity: one more.
+        draw_call_vertex_capacity: render::BATCH_VERTICES + 1,
+        draw_call_index_capacity: render::BATCH_INDICES + 1,
         ..Default::default()
     };
     macroquad::Window::from_config(conf, async move {
@@ -235,7 +236,12 @@ impl Input {
                 || is_mouse_button_released(MouseButton::Right)
                 || is_mouse_button_released(MouseButton::Middle),
             pan: other || shift,
-            wheel: mouse_wheel().1.signum(),
+            // Notches, whatever the platform's units (f32::signum would make 0 a notch).
+            wheel: match mouse_wheel().1 {
+                w if w > 0.0 => 1.0,
+                w if w < 0.0 => -1.0,
+                _ => 0.0,
+            },
             keys: get_keys_pressed().into_iter().collect(),
             shift,
         }
@@ -398,12 +404,13 @@ impl App {
     async fn run(mut self) -> i32 {
         loop {
             let scripted = self.options.frames.is_some();
+            // A scripted drag replaces the mouse and keys; `--frames` alone only fixes the frame
+            // time and the end, so a person (or xdotool) can still use the window.
             let input = match self.script {
                 Some(script) => script.input(self.frame),
-                None if scripted => Input::default(),
                 None => Input::real(),
             };
-            if !scripted && is_key_pressed(KeyCode::Escape) {
+            if self.script.is_none() && is_key_pressed(KeyCode::Escape) {
                 return 0;
             }
             let frame_time = if scripted {
