@@ -1,0 +1,81 @@
+//! The collision stages on the world's side: colliders moved to their bodies in the broad
+//! phase, which pairs may touch, the narrow phase's view of the colliders, and colliders put
+//! where the step left their bodies.
+
+use super::*;
+
+impl World {
+    /// Moves every collider to its body's pose, with its box grown by the distance its body can
+    /// travel this step, and lets the broad phase report pairs that began or ended.
+    pub(super) fn update_broad_phase(&mut self, dt: Real) {
+        for (_, collider) in self.colliders.iter_mut() {
+            let body = self.bodies.at(collider.body.index);
+            let resting = body.kind == BodyKind::Static || body.is_sleeping();
+            if resting && collider.world_pose == body.pose * collider.local_pose {
+                continue;
+            }
+            collider.world_pose = body.pose * collider.local_pose;
+            let aabb = collider
+                .shape
+                .aabb(&collider.world_pose)
+                .loosened(reach(body, collider, dt));
+            self.broad_phase.set_aabb(collider.proxy, aabb);
+        }
+        self.pair_events.clear();
+        self.broad_phase.update(&mut self.pair_events);
+        self.kept_events.clear();
+        for i in 0..self.pair_events.len() {
+            match self.pair_events[i] {
+                PairEvent::Began(pair) if !self.can_touch(pair.a, pair.b) => continue,
+                PairEvent::Ended(pair) => {
+                    // Boxes apart: a contact still touching ends here.
+                    if let Some(c) = self.narrow_phase.pair(pair).filter(|c| c.touching) {
+                        let event = self.touch_event(pair, false, c.peak_impulse);
+                        self.events.extend(event);
+                    }
+                }
+                _ => {}
+            }
+            self.kept_events.push(self.pair_events[i]);
+        }
+        self.narrow_phase.apply(&self.kept_events);
+    }
+
+    /// Whether two colliders' pair deserves a manifold: not two colliders of one body, not two
+    /// bodies that cannot move, not two bodies a joint keeps apart, and their groups meet.
+    pub(super) fn can_touch(&self, p: ProxyId, q: ProxyId) -> bool {
+        let (cp, cq) = (
+            self.colliders.at(self.proxy_colliders[p.0 as usize]),
+            self.colliders.at(self.proxy_colliders[q.0 as usize]),
+        );
+        let (a, b) = (cp.body, cq.body);
+        let dynamic = |h: BodyHandle| self.bodies.at(h.index).kind == BodyKind::Dynamic;
+        a != b
+            && (dynamic(a) || dynamic(b))
+            && !(cp.sensor && cq.sensor)
+            && cp.groups.meet(&cq.groups)
+            && !self.no_collide.contains_key(&body_pair(a, b))
+            && !self.excluded.contains(&body_pair(a, b))
+    }
+
+    pub(super) fn update_narrow_phase(&mut self, dt: Real) {
+        let view = ColliderView {
+            proxies: &self.proxy_colliders,
+            colliders: &self.colliders,
+            bodies: &self.bodies,
+            dt,
+        };
+        self.narrow_phase.update(&view);
+    }
+
+    /// Puts every moving body's colliders where the step left the body, so that what the user
+    /// reads between steps (a collider's pose, the queries) is the world as it now stands.
+    pub(super) fn place_colliders(&mut self) {
+        for (_, collider) in self.colliders.iter_mut() {
+            let body = self.bodies.at(collider.body.index);
+            if body.kind != BodyKind::Static && !body.is_sleeping() {
+                collider.world_pose = body.pose * collider.local_pose;
+            }
+        }
+    }
+}

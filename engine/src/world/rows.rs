@@ -1,0 +1,268 @@
+//! The solve stage's input and output on the world's side: the step's contacts and joints
+//! turned into the solver's rows, their impulses stored back for warm starting, and the joints
+//! that held with more than their breaking force removed.
+
+use super::*;
+
+impl World {
+    /// Turns every manifold with points into a contact constraint of the solver (a pair with a
+    /// mesh may give several, one per normal), noting where each came from.
+    pub(super) fn build_contacts(&mut self, dt: Real) {
+        let h = dt / self.settings.substeps.max(1) as Real;
+        self.solver.contacts.clear();
+        self.contact_sources.clear();
+        for (index, pair) in self.narrow_phase.contacts().iter().enumerate() {
+            if pair.manifolds.is_empty() {
+                continue;
+            }
+            let ca = self
+                .colliders
+                .at(self.proxy_colliders[pair.pair.a.0 as usize]);
+            let cb = self
+                .colliders
+                .at(self.proxy_colliders[pair.pair.b.0 as usize]);
+            if ca.sensor || cb.sensor {
+                continue; // reports, never pushes
+            }
+            let (ba, bb) = (self.bodies.at(ca.body.index), self.bodies.at(cb.body.index));
+            let index_of = |b: &RigidBody| {
+                if b.kind == BodyKind::Static {
+                    STATIC
+                } else {
+                    b.solver_index
+                }
+            };
+            if index_of(ba) == STATIC && index_of(bb) == STATIC {
+                continue; // asleep, or asleep on something static
+            }
+            let (com_a, com_b) = (ba.center_of_mass(), bb.center_of_mass());
+            let material = mix(ca, cb);
+            for (m, manifold) in pair.manifolds.iter().enumerate() {
+                if manifold.points.is_empty() {
+                    continue;
+                }
+                let points: SmallVec<[ContactPointInput; 4]> = manifold
+                    .points
+                    .iter()
+                    .map(|p| ContactPointInput {
+                        anchor_a: p.point_a - com_a,
+                        anchor_b: p.point_b - com_b,
+                        separation: p.separation,
+                        normal_impulse: p.normal_impulse,
+                        tangent_impulse: p.tangent_impulse,
+                    })
+                    .collect();
+                self.solver.contacts.push(ContactConstraint::new(
+                    &self.solver_bodies,
+                    index_of(ba),
+                    index_of(bb),
+                    manifold.normal,
+                    &material,
+                    &points,
+                    h,
+                    self.contact_sources.len() as u32,
+                ));
+                self.contact_sources.push((index as u32, m as u32));
+            }
+        }
+    }
+
+    /// Turns every joint into the solver's rows, anchored at the bodies' current poses.
+    pub(super) fn build_joints(&mut self, dt: Real) {
+        let h = dt / self.settings.substeps.max(1) as Real;
+        self.solver.joints.clear();
+        for (index, joint) in self.joints.iter() {
+            let (ba, bb) = (
+                self.bodies.at(joint.body_a.index),
+                self.bodies.at(joint.body_b.index),
+            );
+            let solver_index = |b: &RigidBody| {
+                if b.kind == BodyKind::Static {
+                    STATIC
+                } else {
+                    b.solver_index
+                }
+            };
+            let (pa, pb) = (
+                ba.pose * joint.local_anchor_a,
+                bb.pose * joint.local_anchor_b,
+            );
+            let frame = JointFrame {
+                body_a: solver_index(ba),
+                body_b: solver_index(bb),
+                anchor_a: pa - ba.center_of_mass(),
+                anchor_b: pb - bb.center_of_mass(),
+                separation: pb - pa,
+            };
+            if frame.body_a == STATIC && frame.body_b == STATIC {
+                continue; // asleep, or joined to something static
+            }
+            let (a, b) = (self.motion(frame.body_a), self.motion(frame.body_b));
+            let impulses = joint.impulses;
+            let point = Vector::new(impulses[0], impulses[1], impulses[2]);
+            let rows = match &joint.kind {
+                JointKind::Ball { spring } => {
+                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, h, point))
+                }
+                JointKind::Distance(d) => {
+                    let carried = [impulses[0], impulses[1], impulses[2]];
+                    Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, carried))
+                }
+                JointKind::Hinge {
+                    axis_a,
+                    axis_b,
+                    limits,
+                    motor,
+                    references,
+                    spring,
+                } => {
+                    let (qa, qb) = (ba.pose.rotation, bb.pose.rotation);
+                    let settings = HingeSettings {
+                        axis_a: qa * axis_a,
+                        axis_b: qb * axis_b,
+                        reference_a: qa * references.0,
+                        reference_b: qb * references.1,
+                        limits: *limits,
+                        motor: *motor,
+                        spring: *spring,
+                    };
+                    Rows::Hinge(HingeJoint::new(&frame, &a, &b, settings, h, &impulses))
+                }
+                JointKind::Fixed { relative, spring } => {
+                    let start = (ba.pose.rotation, bb.pose.rotation);
+                    Rows::Fixed(FixedJoint::new(
+                        &frame, &a, &b, *relative, start, *spring, h, &impulses,
+                    ))
+                }
+                JointKind::Slider {
+                    axis_a,
+                    limits,
+                    motor,
+                    relative,
+                    spring,
+                } => {
+                    let start = (ba.pose.rotation, bb.pose.rotation);
+                    let settings = SliderSettings {
+                        axis_a: start.0 * axis_a,
+                        limits: *limits,
+                        motor: *motor,
+                        spring: *spring,
+                    };
+                    Rows::Slider(SliderJoint::new(
+                        &frame, &a, &b, settings, *relative, start, &impulses,
+                    ))
+                }
+                JointKind::Attachment {
+                    spring,
+                    max_force,
+                    target_velocity,
+                } => {
+                    let mut rows = BallJoint::new(&frame, &a, &b, Some(*spring), h, point);
+                    rows.target_velocity = *target_velocity;
+                    rows.max_impulse = max_force * h;
+                    Rows::Ball(rows)
+                }
+                JointKind::Upright {
+                    body_axis,
+                    world_axis,
+                    spring,
+                } => {
+                    let axis = bb.pose.rotation * body_axis.normalize();
+                    Rows::Upright(UprightJoint::new(
+                        &b,
+                        axis,
+                        *world_axis,
+                        spring,
+                        h,
+                        [impulses[0], impulses[1]],
+                    ))
+                }
+                JointKind::Motor {
+                    axis,
+                    angular,
+                    speed,
+                    max_force,
+                } => Rows::Motor(MotorJoint::new(
+                    &frame,
+                    &a,
+                    &b,
+                    *axis,
+                    *angular,
+                    *speed,
+                    *max_force,
+                    h,
+                    impulses[0],
+                )),
+            };
+            self.solver.joints.push(JointConstraint {
+                frame,
+                kind: rows,
+                user_index: index,
+            });
+        }
+    }
+
+    /// A solver body's mass and velocity as rows see them (static: none).
+    pub(super) fn motion(&self, index: u32) -> Motion {
+        Motion::load(&self.solver_bodies, index)
+    }
+
+    /// Hands each point's accumulated impulses back to the pair cache for the next warm start.
+    pub(super) fn store_impulses(&mut self) {
+        for j in &self.solver.joints {
+            self.joints.at_mut(j.user_index).impulses = j.impulses();
+        }
+        let pairs = self.narrow_phase.contacts_mut();
+        for c in &self.solver.contacts {
+            let (pair, m) = self.contact_sources[c.user_index as usize];
+            let manifold = &mut pairs[pair as usize].manifolds[m as usize];
+            for (stored, solved) in manifold.points.iter_mut().zip(&c.points) {
+                stored.normal_impulse = solved.normal.impulse;
+                stored.tangent_impulse = [solved.tangent[0].impulse, solved.tangent[1].impulse];
+            }
+        }
+    }
+
+    /// Removes the joints that held with more than their breaking force, and says so; notes the
+    /// springs held back by a cap.
+    pub(super) fn break_joints(&mut self, dt: Real) {
+        let h = dt / self.settings.substeps.max(1) as Real;
+        self.limited.clear();
+        for j in &self.solver.joints {
+            if let Some((wanted, allowed)) = j.limited(h) {
+                let joint = JointHandle {
+                    index: j.user_index,
+                    generation: self.joints.generation(j.user_index),
+                };
+                self.limited.push(LimitedSpring {
+                    joint,
+                    wanted,
+                    allowed,
+                });
+            }
+        }
+        self.broken.clear();
+        for j in &self.solver.joints {
+            let joint = self.joints.at(j.user_index);
+            let load = j.load(h);
+            if joint.break_force.is_some_and(|limit| load > limit) {
+                let handle = JointHandle {
+                    index: j.user_index,
+                    generation: self.joints.generation(j.user_index),
+                };
+                self.broken.push((handle, load));
+            }
+        }
+        // By index, so that the buffer keeps its capacity for the next step.
+        for i in 0..self.broken.len() {
+            let (handle, load) = self.broken[i];
+            if let Ok(joint) = self.remove_joint(handle) {
+                self.events.push(Event::JointBroken {
+                    joint: handle,
+                    bodies: (joint.body_a, joint.body_b),
+                    load,
+                });
+            }
+        }
+    }
+}
