@@ -57,7 +57,7 @@ const MAX_SPECULATIVE_DISTANCE: Real = 2.0;
 pub struct StepReport {
     /// Dynamic bodies.
     pub dynamic_bodies: usize,
-    /// Pairs with contact points.
+    /// Pairs with contact points that the step solved (pairs asleep are not counted).
     pub contact_pairs: usize,
     /// Contact points.
     pub contact_points: usize,
@@ -477,22 +477,22 @@ impl World {
         self.colliders.get(handle.index, handle.generation)
     }
 
-    /// Every body with its handle, in a fixed order.
+    /// Every body with its handle, in a fixed order (not the hidden body that world joints hold
+    /// on to).
     pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &RigidBody)> {
-        self.bodies.iter().map(|(index, body)| {
-            (
-                BodyHandle {
-                    index,
-                    generation: self.bodies.generation(index),
-                },
-                body,
-            )
-        })
+        let anchor = self.world_anchor;
+        self.bodies
+            .iter()
+            .map(|(index, body)| {
+                let generation = self.bodies.generation(index);
+                (BodyHandle { index, generation }, body)
+            })
+            .filter(move |(handle, _)| Some(*handle) != anchor)
     }
 
-    /// Number of bodies.
+    /// Number of bodies (not counting the hidden one world joints hold on to).
     pub fn body_count(&self) -> usize {
-        self.bodies.len()
+        self.bodies.len() - usize::from(self.world_anchor.is_some())
     }
 
     fn body_mut(&mut self, handle: BodyHandle) -> Result<&mut RigidBody, Error> {

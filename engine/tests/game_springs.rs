@@ -175,3 +175,24 @@ fn motors_reach_their_speed_within_their_force() {
     let v = world.body(cart).unwrap().linear_velocity();
     assert!((v.z - 3.0).abs() < 0.01 && v.x.abs() < 1e-4, "{v:?}");
 }
+
+#[test]
+fn the_body_world_joints_hold_on_to_stays_hidden() {
+    let mut world = World::default();
+    let body = world.add_body(RigidBodyBuilder::dynamic()).unwrap();
+    let spring = Spring::Frequency {
+        hertz: 2.0,
+        damping_ratio: 1.0,
+    };
+    world
+        .add_world_joint(
+            JointBuilder::attachment(Point::origin(), Point::new(0.0, 1.0, 0.0), spring, 100.0),
+            body,
+        )
+        .unwrap();
+    assert_eq!(world.body_count(), 1);
+    assert_eq!(
+        world.bodies().map(|(h, _)| h).collect::<Vec<_>>(),
+        vec![body]
+    );
+}
