@@ -63,8 +63,18 @@ pub struct StepReport {
     pub contact_points: usize,
     /// Wall time of the collision stages (broad and narrow phase), ms.
     pub collide_ms: f64,
-    /// Wall time of the solve stage (substeps: integration and constraints), ms.
+    /// Wall time of the broad phase, ms (part of `collide_ms`).
+    pub broad_phase_ms: f64,
+    /// Wall time of the narrow phase and of waking what it found touching, ms (part of
+    /// `collide_ms`).
+    pub narrow_phase_ms: f64,
+    /// Wall time of the solve stage (rows built, substeps of integration and constraints,
+    /// impulses stored, contact events), ms.
     pub solve_ms: f64,
+    /// Wall time of gathering the bodies for the solver and writing them back, ms.
+    pub integrate_ms: f64,
+    /// Wall time of continuous collision, joint breaking and islands after the solve, ms.
+    pub after_ms: f64,
     /// Springs the engine limited this step (attachments held to their force cap): listed by
     /// [`World::limited_springs`].
     pub limited_springs: usize,
@@ -648,31 +658,42 @@ impl World {
             self.islands.wake_all(&mut self.bodies);
         }
         integrate::aim_kinematic(&mut self.bodies, dt);
-        let collide = Instant::now();
+        let mut clock = Stopwatch::start();
         self.update_broad_phase(dt);
+        let broad_phase_ms = clock.lap();
         self.update_narrow_phase(dt);
         self.wake_touched();
-        let collide_ms = collide.elapsed().as_secs_f64() * 1e3;
-        let solve = Instant::now();
+        let narrow_phase_ms = clock.lap();
         integrate::gather(
             &mut self.bodies,
             &mut self.solver_bodies,
             &mut self.solver_slots,
             self.gravity,
         );
+        let gather_ms = clock.lap();
         self.build_contacts(dt);
         self.build_joints(dt);
         self.solver
             .solve(&mut self.solver_bodies, &self.settings, dt);
         self.store_impulses();
         self.report_touching();
-        let solve_ms = solve.elapsed().as_secs_f64() * 1e3;
+        let solve_ms = clock.lap();
         integrate::scatter(&mut self.bodies, &self.solver_bodies);
+        let scatter_ms = clock.lap();
         self.solve_continuous(dt);
         self.place_colliders();
         self.break_joints(dt);
         self.update_islands(dt);
-        Ok(self.report(collide_ms, solve_ms))
+        let after_ms = clock.lap();
+        Ok(StepReport {
+            collide_ms: broad_phase_ms + narrow_phase_ms,
+            broad_phase_ms,
+            narrow_phase_ms,
+            solve_ms,
+            integrate_ms: gather_ms + scatter_ms,
+            after_ms,
+            ..self.report()
+        })
     }
 
     /// The events of the steps so far, oldest first, emptying the list.
@@ -686,7 +707,8 @@ impl World {
         &self.limited
     }
 
-    fn report(&self, collide_ms: f64, solve_ms: f64) -> StepReport {
+    /// The step's counts (its timings are the step's to fill in).
+    fn report(&self) -> StepReport {
         StepReport {
             dynamic_bodies: self
                 .bodies
@@ -701,9 +723,8 @@ impl World {
                 .filter(|(i, (pair, _))| *i == 0 || self.contact_sources[i - 1].0 != *pair)
                 .count(),
             contact_points: self.solver.contacts.iter().map(|c| c.points.len()).sum(),
-            collide_ms,
-            solve_ms,
             limited_springs: self.limited.len(),
+            ..StepReport::default()
         }
     }
 }
@@ -787,5 +808,22 @@ impl World {
             broad_phase: &self.broad_phase,
             proxy_colliders: &self.proxy_colliders,
         }
+    }
+}
+
+/// Wall time between laps, in milliseconds.
+struct Stopwatch(Instant);
+
+impl Stopwatch {
+    fn start() -> Self {
+        Stopwatch(Instant::now())
+    }
+
+    /// Milliseconds since the last lap (or the start), and a new lap begins.
+    fn lap(&mut self) -> f64 {
+        let now = Instant::now();
+        let ms = (now - self.0).as_secs_f64() * 1e3;
+        self.0 = now;
+        ms
     }
 }

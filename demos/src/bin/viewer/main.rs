@@ -288,8 +288,8 @@ impl Script {
 #[derive(Clone, Debug, Default)]
 struct Stats {
     last: StepReport,
-    /// (collide ms, solve ms) of recent steps.
-    recent: std::collections::VecDeque<(f64, f64)>,
+    /// Stage times (ms) of recent steps: broad phase, narrow phase, solve, integrate, after.
+    recent: std::collections::VecDeque<[f64; 5]>,
     steps_this_frame: u32,
     time: f64,
 }
@@ -297,20 +297,29 @@ struct Stats {
 impl Stats {
     fn record(&mut self, report: StepReport, dt: Real) {
         self.last = report;
-        self.recent.push_back((report.collide_ms, report.solve_ms));
+        self.recent.push_back([
+            report.broad_phase_ms,
+            report.narrow_phase_ms,
+            report.solve_ms,
+            report.integrate_ms,
+            report.after_ms,
+        ]);
         if self.recent.len() > 60 {
             self.recent.pop_front();
         }
         self.time += dt as f64;
     }
 
-    fn mean(&self) -> (f64, f64) {
+    /// The mean of each stage's time over the recent steps (ms).
+    fn mean(&self) -> [f64; 5] {
         let n = self.recent.len().max(1) as f64;
-        let (c, s) = self
-            .recent
-            .iter()
-            .fold((0.0, 0.0), |(c, s), (x, y)| (c + x, s + y));
-        (c / n, s / n)
+        let mut sum = [0.0; 5];
+        for step in &self.recent {
+            for (total, ms) in sum.iter_mut().zip(step) {
+                *total += ms;
+            }
+        }
+        sum.map(|total| total / n)
     }
 }
 
@@ -708,7 +717,7 @@ impl App {
             .filter(|(_, b)| b.kind() != BodyKind::Static && !b.is_sleeping())
             .count();
         let joints = world.joints().count();
-        let (collide, solve) = self.stats.mean();
+        let [broad, narrow, solve, integrate, after] = self.stats.mean();
         let last = &self.stats.last;
         let state = if self.paused {
             "paused (Space)".to_string()
@@ -737,7 +746,10 @@ impl App {
                 overlay::TEXT,
             ),
             (
-                format!("step: collide {collide:.2} ms   solve {solve:.2} ms"),
+                format!(
+                    "ms: broad {broad:.2}  narrow {narrow:.2}  solve {solve:.2}  \
+                     integrate {integrate:.2}  ccd+sleep {after:.2}"
+                ),
                 overlay::TEXT,
             ),
             (
