@@ -74,6 +74,11 @@ impl Islands {
         true
     }
 
+    /// True if some island sleeps.
+    pub(crate) fn any_asleep(&self) -> bool {
+        !self.asleep.is_empty()
+    }
+
     /// Wakes every sleeping island (sleeping was turned off).
     pub(crate) fn wake_all(&mut self, bodies: &mut Arena<RigidBody>) {
         while let Some(island) = self.asleep.iter().next().map(|(i, _)| i) {
@@ -101,11 +106,7 @@ impl Islands {
         settings: &SleepSettings,
         dt: Real,
     ) {
-        let n = slots.len();
-        self.parent.clear();
-        self.parent.extend(0..n as u32);
-        self.slowest.clear();
-        self.slowest.resize(n, Real::INFINITY);
+        let mut ready = false;
         for &slot in slots {
             let body = bodies.at_mut(slot);
             let slow = settings.enabled
@@ -114,7 +115,17 @@ impl Islands {
                 && body.linear_velocity.norm_squared() < settings.linear_threshold.powi(2)
                 && body.angular_velocity.norm_squared() < settings.angular_threshold.powi(2);
             body.slow_time = if slow { body.slow_time + dt } else { 0.0 };
+            ready |= body.slow_time >= settings.time_to_sleep;
         }
+        // No body slow for long enough: no island can sleep, so none need be found.
+        if !settings.enabled || !ready {
+            return;
+        }
+        let n = slots.len();
+        self.parent.clear();
+        self.parent.extend(0..n as u32);
+        self.slowest.clear();
+        self.slowest.resize(n, Real::INFINITY);
         // Kinematic bodies carry what they touch but never sleep, and do not join islands.
         let dynamic =
             |bodies: &Arena<RigidBody>, slot: u32| bodies.at(slot).kind == BodyKind::Dynamic;
@@ -132,9 +143,6 @@ impl Islands {
         for (i, &slot) in slots.iter().enumerate() {
             let root = self.root(i as u32) as usize;
             self.slowest[root] = self.slowest[root].min(bodies.at(slot).slow_time);
-        }
-        if !settings.enabled {
-            return;
         }
         self.became.clear();
         self.became.resize(n, u32::MAX);

@@ -7,6 +7,9 @@ impl World {
     /// Wakes every sleeping island that an awake moving body touches or is joined to; again
     /// until none is left, since a woken island may touch another.
     pub(super) fn wake_touched(&mut self) {
+        if !self.islands.any_asleep() {
+            return; // nothing to wake: no walk over the pairs
+        }
         let active = |b: &RigidBody| match b.kind {
             BodyKind::Dynamic => !b.is_sleeping(),
             BodyKind::Kinematic => {
