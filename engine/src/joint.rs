@@ -157,15 +157,20 @@ pub struct JointBuilder {
 }
 
 impl JointBuilder {
-    /// A ball joint between `anchor_a` (on A) and `anchor_b` (on B), each in its body's frame.
-    pub fn ball(anchor_a: Point<Real>, anchor_b: Point<Real>) -> Self {
+    /// A joint of `kind` between the anchors, colliding or not, unbreakable.
+    fn with(kind: JointKind, anchor_a: Point<Real>, anchor_b: Point<Real>, collide: bool) -> Self {
         JointBuilder {
-            kind: JointKind::Ball { spring: None },
+            kind,
             local_anchor_a: anchor_a,
             local_anchor_b: anchor_b,
-            collide: false,
+            collide,
             break_force: None,
         }
+    }
+
+    /// A ball joint between `anchor_a` (on A) and `anchor_b` (on B), each in its body's frame.
+    pub fn ball(anchor_a: Point<Real>, anchor_b: Point<Real>) -> Self {
+        JointBuilder::with(JointKind::Ball { spring: None }, anchor_a, anchor_b, false)
     }
 
     /// A rigid distance of `rest_length` (m) between the anchors.
@@ -177,13 +182,7 @@ impl JointBuilder {
             spring: None,
             holds_rest_length: true,
         };
-        JointBuilder {
-            kind: JointKind::Distance(settings),
-            local_anchor_a: anchor_a,
-            local_anchor_b: anchor_b,
-            collide: false,
-            break_force: None,
-        }
+        JointBuilder::with(JointKind::Distance(settings), anchor_a, anchor_b, false)
     }
 
     /// The mouse drag, for [`crate::World::add_world_joint`]: a spring pulling `anchor` (in the
@@ -199,13 +198,7 @@ impl JointBuilder {
             max_force,
             target_velocity: Vector::zeros(),
         };
-        JointBuilder {
-            kind,
-            local_anchor_a: target,
-            local_anchor_b: anchor,
-            collide: true,
-            break_force: None,
-        }
+        JointBuilder::with(kind, target, anchor, true)
     }
 
     /// An upright spring, for [`crate::World::add_world_joint`]: keeps `body_axis` (body frame)
@@ -217,13 +210,7 @@ impl JointBuilder {
             world_axis,
             spring,
         };
-        JointBuilder {
-            kind,
-            local_anchor_a: Point::origin(),
-            local_anchor_b: Point::origin(),
-            collide: true,
-            break_force: None,
-        }
+        JointBuilder::with(kind, Point::origin(), Point::origin(), true)
     }
 
     /// A motor, for [`crate::World::add_world_joint`]: drives the angular velocity about the
@@ -235,13 +222,7 @@ impl JointBuilder {
             speed,
             max_force: max_torque,
         };
-        JointBuilder {
-            kind,
-            local_anchor_a: Point::origin(),
-            local_anchor_b: Point::origin(),
-            collide: true,
-            break_force: None,
-        }
+        JointBuilder::with(kind, Point::origin(), Point::origin(), true)
     }
 
     /// A motor, for [`crate::World::add_world_joint`]: drives the velocity along the world
@@ -253,13 +234,7 @@ impl JointBuilder {
             speed,
             max_force,
         };
-        JointBuilder {
-            kind,
-            local_anchor_a: Point::origin(),
-            local_anchor_b: Point::origin(),
-            collide: true,
-            break_force: None,
-        }
+        JointBuilder::with(kind, Point::origin(), Point::origin(), true)
     }
 
     /// A hinge: the anchors coincide and B turns about `axis_b` (B's frame) kept on `axis_a`
@@ -279,13 +254,7 @@ impl JointBuilder {
             references: (Vector::zeros(), Vector::zeros()),
             spring: None,
         };
-        JointBuilder {
-            kind,
-            local_anchor_a: anchor_a,
-            local_anchor_b: anchor_b,
-            collide: false,
-            break_force: None,
-        }
+        JointBuilder::with(kind, anchor_a, anchor_b, false)
     }
 
     /// A weld: the anchors coincide and B keeps its orientation relative to A as when added.
@@ -294,13 +263,7 @@ impl JointBuilder {
             relative: Rotation::identity(),
             spring: None,
         };
-        JointBuilder {
-            kind,
-            local_anchor_a: anchor_a,
-            local_anchor_b: anchor_b,
-            collide: false,
-            break_force: None,
-        }
+        JointBuilder::with(kind, anchor_a, anchor_b, false)
     }
 
     /// A slider: the anchors stay on A's `axis_a` (A's frame) and B keeps A's orientation. Zero
@@ -314,13 +277,7 @@ impl JointBuilder {
             relative: Rotation::identity(),
             spring: None,
         };
-        JointBuilder {
-            kind,
-            local_anchor_a: anchor_a,
-            local_anchor_b: anchor_b,
-            collide: false,
-            break_force: None,
-        }
+        JointBuilder::with(kind, anchor_a, anchor_b, false)
     }
 
     /// A hinge's angle limits (rad, lower <= upper).
