@@ -19,5 +19,6 @@ pub mod mesh;
 pub mod narrow_phase;
 pub mod sat;
 pub mod shape;
+pub mod unit;
 
 pub use parry3d;
