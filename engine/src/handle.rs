@@ -1,10 +1,18 @@
-//! Generational handles over a slab: a removed body's handle never finds another body.
+//! Generational handles over a slab: a removed body's handle never finds another body, and a
+//! handle of another world never finds anything here.
+//!
+//! A handle is (world, index, generation). The world id is handed out once per [`crate::World`]
+//! from a process-wide counter, so that a handle kept from one world and passed to another is
+//! refused as stale instead of acting on whatever that world keeps in the same slot.
+
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use slab::Slab;
 
 /// A body of a [`crate::World`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BodyHandle {
+    pub(crate) world: u32,
     pub(crate) index: u32,
     pub(crate) generation: u32,
 }
@@ -12,55 +20,96 @@ pub struct BodyHandle {
 /// A collider of a [`crate::World`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ColliderHandle {
+    pub(crate) world: u32,
     pub(crate) index: u32,
     pub(crate) generation: u32,
 }
 
-/// A slab whose slots count their removals, so that a handle is (index, generation).
-#[derive(Debug)]
+/// What the arena needs of a handle: its three parts, and how to make one of them.
+pub(crate) trait Handle: Copy {
+    fn parts(self) -> (u32, u32, u32);
+    fn from_parts(world: u32, index: u32, generation: u32) -> Self;
+}
+
+macro_rules! handle {
+    ($name:ty) => {
+        impl Handle for $name {
+            fn parts(self) -> (u32, u32, u32) {
+                (self.world, self.index, self.generation)
+            }
+            fn from_parts(world: u32, index: u32, generation: u32) -> Self {
+                Self {
+                    world,
+                    index,
+                    generation,
+                }
+            }
+        }
+    };
+}
+handle!(BodyHandle);
+handle!(ColliderHandle);
+handle!(crate::joint::JointHandle);
+
+/// A new world id: never 0, never the same twice in a process (until 2^32 worlds).
+pub(crate) fn new_world_id() -> u32 {
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed).max(1)
+}
+
+/// A slab whose slots count their removals, so that a handle is (world, index, generation).
+#[derive(Clone, Debug)]
 pub(crate) struct Arena<T> {
+    world: u32,
     slab: Slab<T>,
     generations: Vec<u32>,
 }
 
-impl<T> Default for Arena<T> {
-    fn default() -> Self {
+impl<T> Arena<T> {
+    /// An empty arena whose handles carry `world`.
+    pub fn new(world: u32) -> Self {
         Arena {
+            world,
             slab: Slab::new(),
             generations: Vec::new(),
         }
     }
-}
 
-impl<T> Arena<T> {
-    pub fn insert(&mut self, value: T) -> (u32, u32) {
+    pub fn insert<H: Handle>(&mut self, value: T) -> H {
         let index = self.slab.insert(value);
         if index >= self.generations.len() {
             self.generations.resize(index + 1, 0);
         }
-        (index as u32, self.generations[index])
+        H::from_parts(self.world, index as u32, self.generations[index])
     }
 
-    pub fn get(&self, index: u32, generation: u32) -> Option<&T> {
-        if self.generations.get(index as usize) == Some(&generation) {
-            self.slab.get(index as usize)
-        } else {
-            None
-        }
+    /// The slot of a live handle of this world.
+    fn slot<H: Handle>(&self, handle: H) -> Option<usize> {
+        let (world, index, generation) = handle.parts();
+        let live = world == self.world
+            && self.generations.get(index as usize) == Some(&generation)
+            && self.slab.contains(index as usize);
+        live.then_some(index as usize)
     }
 
-    pub fn get_mut(&mut self, index: u32, generation: u32) -> Option<&mut T> {
-        if self.generations.get(index as usize) == Some(&generation) {
-            self.slab.get_mut(index as usize)
-        } else {
-            None
-        }
+    pub fn get<H: Handle>(&self, handle: H) -> Option<&T> {
+        self.slab.get(self.slot(handle)?)
     }
 
-    pub fn remove(&mut self, index: u32, generation: u32) -> Option<T> {
-        self.get(index, generation)?;
-        self.generations[index as usize] = self.generations[index as usize].wrapping_add(1);
-        Some(self.slab.remove(index as usize))
+    pub fn get_mut<H: Handle>(&mut self, handle: H) -> Option<&mut T> {
+        let slot = self.slot(handle)?;
+        self.slab.get_mut(slot)
+    }
+
+    pub fn remove<H: Handle>(&mut self, handle: H) -> Option<T> {
+        let slot = self.slot(handle)?;
+        self.generations[slot] = self.generations[slot].wrapping_add(1);
+        Some(self.slab.remove(slot))
+    }
+
+    /// The handle of the live value in slot `index`.
+    pub fn handle<H: Handle>(&self, index: u32) -> H {
+        H::from_parts(self.world, index, self.generations[index as usize])
     }
 
     /// By slot, for the step's loops (which already hold valid indices).
@@ -70,10 +119,6 @@ impl<T> Arena<T> {
 
     pub fn at_mut(&mut self, index: u32) -> &mut T {
         &mut self.slab[index as usize]
-    }
-
-    pub fn generation(&self, index: u32) -> u32 {
-        self.generations[index as usize]
     }
 
     /// In slot order: deterministic.
@@ -96,14 +141,28 @@ mod tests {
 
     #[test]
     fn a_reused_slot_does_not_answer_the_old_handle() {
-        let mut arena = Arena::default();
-        let (i, g) = arena.insert("first");
-        assert_eq!(arena.remove(i, g), Some("first"));
-        let (j, h) = arena.insert("second");
-        assert_eq!(i, j);
-        assert_ne!(g, h);
-        assert_eq!(arena.get(i, g), None);
-        assert_eq!(arena.get(j, h), Some(&"second"));
-        assert_eq!(arena.remove(i, g), None);
+        let mut arena = Arena::new(7);
+        let first: BodyHandle = arena.insert("first");
+        assert_eq!(arena.remove(first), Some("first"));
+        let second: BodyHandle = arena.insert("second");
+        assert_eq!(first.index, second.index);
+        assert_ne!(first.generation, second.generation);
+        assert_eq!(arena.get(first), None);
+        assert_eq!(arena.get(second), Some(&"second"));
+        assert_eq!(arena.remove(first), None);
+    }
+
+    #[test]
+    fn a_handle_of_another_world_finds_nothing() {
+        let (mut here, mut there) = (Arena::new(new_world_id()), Arena::new(new_world_id()));
+        let mine: BodyHandle = here.insert(1);
+        let theirs: BodyHandle = there.insert(2);
+        assert_eq!(
+            (mine.index, mine.generation),
+            (theirs.index, theirs.generation)
+        );
+        assert_eq!(here.get(theirs), None);
+        assert_eq!(here.remove(theirs), None);
+        assert_eq!(here.get(mine), Some(&1));
     }
 }

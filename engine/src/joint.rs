@@ -10,6 +10,7 @@ use crate::handle::BodyHandle;
 /// A joint of a [`crate::World`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JointHandle {
+    pub(crate) world: u32,
     pub(crate) index: u32,
     pub(crate) generation: u32,
 }

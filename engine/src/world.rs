@@ -155,13 +155,14 @@ impl World {
     /// An empty world with `gravity` (m/s^2).
     pub fn new(gravity: Vector<Real>) -> Result<World, Error> {
         finite("gravity", gravity.as_slice())?;
+        let id = crate::handle::new_world_id();
         Ok(World {
             gravity,
             settings: SolverSettings::default(),
             sleep: SleepSettings::default(),
-            bodies: Arena::default(),
-            colliders: Arena::default(),
-            joints: Arena::default(),
+            bodies: Arena::new(id),
+            colliders: Arena::new(id),
+            joints: Arena::new(id),
             world_anchor: None,
             no_collide: HashMap::new(),
             excluded: HashSet::new(),
@@ -196,8 +197,7 @@ impl World {
     /// Adds a body (without colliders: add them with [`World::add_collider`]).
     pub fn add_body(&mut self, builder: RigidBodyBuilder) -> Result<BodyHandle, Error> {
         let body = builder.build()?;
-        let (index, generation) = self.bodies.insert(body);
-        Ok(BodyHandle { index, generation })
+        Ok(self.bodies.insert(body))
     }
 
     /// Attaches a collider to `body`; a dynamic body's mass follows its colliders (unless set by
@@ -207,10 +207,7 @@ impl World {
         builder: ColliderBuilder,
         body: BodyHandle,
     ) -> Result<ColliderHandle, Error> {
-        let owner = self
-            .bodies
-            .get(body.index, body.generation)
-            .ok_or(Error::StaleHandle)?;
+        let owner = self.body(body).ok_or(Error::StaleHandle)?;
         let mut collider = builder.build(body)?;
         if collider.shape.is_static_only() && owner.kind != BodyKind::Static {
             return Err(Error::StaticOnlyShape);
@@ -222,17 +219,13 @@ impl World {
             .insert(aabb)
             .map_err(|_| Error::NonFinite("collider bounds"))?;
         collider.proxy = proxy;
-        let (index, generation) = self.colliders.insert(collider);
+        let handle: ColliderHandle = self.colliders.insert(collider);
         let slot = proxy.0 as usize;
         if self.proxy_colliders.len() <= slot {
             self.proxy_colliders.resize(slot + 1, u32::MAX);
         }
-        self.proxy_colliders[slot] = index;
-        let handle = ColliderHandle { index, generation };
-        let owner = self
-            .bodies
-            .get_mut(body.index, body.generation)
-            .expect("checked above");
+        self.proxy_colliders[slot] = handle.index;
+        let owner = self.bodies.get_mut(body).expect("checked above");
         owner.colliders.push(handle);
         self.update_mass(body);
         self.wake(body);
@@ -279,6 +272,16 @@ impl World {
         if self.body(a).is_none() || self.body(b).is_none() {
             return Err(Error::StaleHandle);
         }
+        self.join(builder, a, b)
+    }
+
+    /// Joins two live bodies, the hidden anchor of world joints among them.
+    fn join(
+        &mut self,
+        builder: JointBuilder,
+        a: BodyHandle,
+        b: BodyHandle,
+    ) -> Result<JointHandle, Error> {
         if a == b {
             return Err(Error::SameBody);
         }
@@ -313,10 +316,10 @@ impl World {
             *self.no_collide.entry(body_pair(a, b)).or_insert(0) += 1;
             self.drop_pairs(a, b);
         }
-        let (index, generation) = self.joints.insert(joint);
+        let handle = self.joints.insert(joint);
         self.wake(a);
         self.wake(b);
-        Ok(JointHandle { index, generation })
+        Ok(handle)
     }
 
     /// Joins `body` to the world: attachments, upright springs and motors, or any joint whose
@@ -327,6 +330,8 @@ impl World {
         body: BodyHandle,
     ) -> Result<JointHandle, Error> {
         self.body(body).ok_or(Error::StaleHandle)?;
+        // Checked before the anchor exists, so that a refused joint leaves no anchor behind.
+        builder.clone().build(body, body)?;
         let anchor = match self.world_anchor {
             Some(anchor) => anchor,
             None => {
@@ -335,7 +340,7 @@ impl World {
                 anchor
             }
         };
-        self.add_joint(builder, anchor, body)
+        self.join(builder, anchor, body)
     }
 
     /// Moves an attachment's target to `target` (world, where it is as the next step begins),
@@ -348,10 +353,7 @@ impl World {
     ) -> Result<(), Error> {
         finite("attachment target", target.coords.as_slice())?;
         finite("attachment target velocity", velocity.as_slice())?;
-        let joint = self
-            .joints
-            .get_mut(handle.index, handle.generation)
-            .ok_or(Error::StaleHandle)?;
+        let joint = self.joints.get_mut(handle).ok_or(Error::StaleHandle)?;
         match &mut joint.kind {
             JointKind::Attachment {
                 target_velocity, ..
@@ -368,10 +370,7 @@ impl World {
 
     /// Removes a joint.
     pub fn remove_joint(&mut self, handle: JointHandle) -> Result<Joint, Error> {
-        let joint = self
-            .joints
-            .remove(handle.index, handle.generation)
-            .ok_or(Error::StaleHandle)?;
+        let joint = self.joints.remove(handle).ok_or(Error::StaleHandle)?;
         for body in [joint.body_a, joint.body_b] {
             if self.body(body).is_some() {
                 self.wake(body);
@@ -392,7 +391,7 @@ impl World {
 
     /// The joint, if the handle is live.
     pub fn joint(&self, handle: JointHandle) -> Option<&Joint> {
-        self.joints.get(handle.index, handle.generation)
+        self.joints.get(handle)
     }
 
     /// Calls `f` on every collider whose (fattened) bounding box overlaps `aabb`, as of the last
@@ -413,18 +412,12 @@ impl World {
 
     /// Every joint with its handle, in a fixed order.
     pub fn joints(&self) -> impl Iterator<Item = (JointHandle, &Joint)> {
-        self.joints.iter().map(|(index, joint)| {
-            (
-                JointHandle {
-                    index,
-                    generation: self.joints.generation(index),
-                },
-                joint,
-            )
-        })
+        self.joints
+            .iter()
+            .map(|(index, joint)| (self.joints.handle(index), joint))
     }
 
-    /// Removes a body, its colliders, its joints and their contacts.
+    /// Removes a body, its colliders, its joints and their contacts; what touched it wakes.
     pub fn remove_body(&mut self, handle: BodyHandle) -> Result<RigidBody, Error> {
         self.body(handle).ok_or(Error::StaleHandle)?;
         let attached: Vec<JointHandle> = self
@@ -435,39 +428,37 @@ impl World {
         for joint in attached {
             self.remove_joint(joint)?;
         }
-        self.wake_neighbours(handle);
         self.islands.forget(&mut self.bodies, handle.index);
         self.excluded
             .retain(|&(x, y)| x != handle.index && y != handle.index);
-        let body = self
-            .bodies
-            .remove(handle.index, handle.generation)
-            .ok_or(Error::StaleHandle)?;
-        for c in &body.colliders {
-            if let Some(collider) = self.colliders.remove(c.index, c.generation) {
-                self.detach_proxy(collider.proxy);
-            }
+        let colliders = self.bodies.at(handle.index).colliders.clone();
+        for c in colliders {
+            self.detach_collider(c);
         }
-        Ok(body)
+        self.bodies.remove(handle).ok_or(Error::StaleHandle)
     }
 
-    /// Removes a collider; its body's mass follows.
+    /// Removes a collider; its body's mass follows, and what touched it wakes.
     pub fn remove_collider(&mut self, handle: ColliderHandle) -> Result<(), Error> {
-        let collider = self
-            .colliders
-            .remove(handle.index, handle.generation)
-            .ok_or(Error::StaleHandle)?;
-        let owner = collider.body;
-        self.wake_neighbours(owner);
-        self.detach_proxy(collider.proxy);
-        if self.body(owner).is_some() {
-            self.wake(owner);
-        }
-        if let Some(body) = self.bodies.get_mut(owner.index, owner.generation) {
-            body.colliders.retain(|c| *c != handle);
-            self.update_mass(owner);
-        }
+        let owner = self.collider(handle).ok_or(Error::StaleHandle)?.body;
+        self.detach_collider(handle);
+        self.wake(owner);
+        let body = self.bodies.at_mut(owner.index);
+        body.colliders.retain(|c| *c != handle);
+        self.update_mass(owner);
         Ok(())
+    }
+
+    /// Takes a live collider out of the arena and the broad phase, ending its pairs at once (a
+    /// touching one reports its contact ended) so that no pair outlives its collider.
+    fn detach_collider(&mut self, handle: ColliderHandle) {
+        let Some(collider) = self.colliders.get(handle) else {
+            return;
+        };
+        let proxy = collider.proxy;
+        self.end_pairs_of(proxy);
+        self.detach_proxy(proxy);
+        self.colliders.remove(handle);
     }
 
     fn detach_proxy(&mut self, proxy: ProxyId) {
@@ -477,14 +468,17 @@ impl World {
         }
     }
 
-    /// The body, if the handle is live.
+    /// The body, if the handle is live (and is not the hidden body world joints hold on to).
     pub fn body(&self, handle: BodyHandle) -> Option<&RigidBody> {
-        self.bodies.get(handle.index, handle.generation)
+        if Some(handle) == self.world_anchor {
+            return None;
+        }
+        self.bodies.get(handle)
     }
 
     /// The collider, if the handle is live.
     pub fn collider(&self, handle: ColliderHandle) -> Option<&Collider> {
-        self.colliders.get(handle.index, handle.generation)
+        self.colliders.get(handle)
     }
 
     /// Every body with its handle, in a fixed order (not the hidden body that world joints hold
@@ -493,10 +487,7 @@ impl World {
         let anchor = self.world_anchor;
         self.bodies
             .iter()
-            .map(|(index, body)| {
-                let generation = self.bodies.generation(index);
-                (BodyHandle { index, generation }, body)
-            })
+            .map(|(index, body)| (self.bodies.handle(index), body))
             .filter(move |(handle, _)| Some(*handle) != anchor)
     }
 
@@ -506,9 +497,10 @@ impl World {
     }
 
     fn body_mut(&mut self, handle: BodyHandle) -> Result<&mut RigidBody, Error> {
-        self.bodies
-            .get_mut(handle.index, handle.generation)
-            .ok_or(Error::StaleHandle)
+        if Some(handle) == self.world_anchor {
+            return Err(Error::StaleHandle);
+        }
+        self.bodies.get_mut(handle).ok_or(Error::StaleHandle)
     }
 
     fn moving_body_mut(&mut self, handle: BodyHandle) -> Result<&mut RigidBody, Error> {

@@ -125,10 +125,7 @@ impl<'w> QueryView<'w> {
                 if body.kind == BodyKind::Static {
                     continue;
                 }
-                let body_handle = BodyHandle {
-                    index,
-                    generation: self.bodies.generation(index),
-                };
+                let body_handle = self.bodies.handle(index);
                 for &handle in &body.colliders {
                     let collider = self.colliders.at(handle.index);
                     if !filter.accepts(handle, collider, body.kind) {
@@ -166,10 +163,7 @@ impl<'w> QueryView<'w> {
         if kind != BodyKind::Static {
             return; // tested at its current pose by the moving pass
         }
-        let handle = ColliderHandle {
-            index: slot,
-            generation: self.colliders.generation(slot),
-        };
+        let handle = self.colliders.handle(slot);
         if filter.accepts(handle, collider, kind) {
             f(Candidate {
                 handle,

@@ -78,4 +78,29 @@ impl World {
             }
         }
     }
+
+    /// Ends every pair of `proxy` now, for a collider about to be removed: a touching pair
+    /// reports its contact (or sensor overlap) ended, and the body on the other side wakes,
+    /// since what rested on the collider may now fall. The broad phase reports the same pairs
+    /// ended at the next step and finds them gone.
+    pub(super) fn end_pairs_of(&mut self, proxy: ProxyId) {
+        for i in 0..self.narrow_phase.contacts().len() {
+            let c = &self.narrow_phase.contacts()[i];
+            let other = match c.pair {
+                ProxyPair { a, b } if a == proxy => b,
+                ProxyPair { a, b } if b == proxy => a,
+                _ => continue,
+            };
+            if c.touching {
+                let event = self.touch_event(c.pair, false, c.peak_impulse);
+                self.events.extend(event);
+            }
+            let slot = self.proxy_colliders[other.0 as usize];
+            if slot != u32::MAX {
+                self.wake(self.colliders.at(slot).body);
+            }
+        }
+        self.narrow_phase
+            .retain(|pair| pair.a != proxy && pair.b != proxy);
+    }
 }

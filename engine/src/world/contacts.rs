@@ -46,9 +46,6 @@ impl World {
     /// The handle of the collider behind broad-phase proxy `proxy`, if it is live.
     fn proxy_collider(&self, proxy: u32) -> Option<ColliderHandle> {
         let slot = *self.proxy_colliders.get(proxy as usize)?;
-        (slot != u32::MAX).then(|| ColliderHandle {
-            index: slot,
-            generation: self.colliders.generation(slot),
-        })
+        (slot != u32::MAX).then(|| self.colliders.handle(slot))
     }
 }

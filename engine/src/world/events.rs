@@ -48,10 +48,7 @@ impl World {
             (slot != u32::MAX).then_some(slot)
         };
         let (sa, sb) = (slot(pair.a)?, slot(pair.b)?);
-        let handle = |index: u32| ColliderHandle {
-            index,
-            generation: self.colliders.generation(index),
-        };
+        let handle = |index: u32| -> ColliderHandle { self.colliders.handle(index) };
         let (ca, cb) = (self.colliders.at(sa), self.colliders.at(sb));
         if ca.sensor || cb.sensor {
             let (sensor, other, body) = if ca.sensor {

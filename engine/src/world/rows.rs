@@ -230,10 +230,7 @@ impl World {
         self.limited.clear();
         for j in &self.solver.joints {
             if let Some((wanted, allowed)) = j.limited(h) {
-                let joint = JointHandle {
-                    index: j.user_index,
-                    generation: self.joints.generation(j.user_index),
-                };
+                let joint = self.joints.handle(j.user_index);
                 self.limited.push(LimitedSpring {
                     joint,
                     wanted,
@@ -246,10 +243,7 @@ impl World {
             let joint = self.joints.at(j.user_index);
             let load = j.load(h);
             if joint.break_force.is_some_and(|limit| load > limit) {
-                let handle = JointHandle {
-                    index: j.user_index,
-                    generation: self.joints.generation(j.user_index),
-                };
+                let handle = self.joints.handle(j.user_index);
                 self.broken.push((handle, load));
             }
         }

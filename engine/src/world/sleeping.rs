@@ -69,10 +69,7 @@ impl World {
             &self.sleep,
             dt,
         );
-        let handle = |bodies: &Arena<RigidBody>, index: u32| BodyHandle {
-            index,
-            generation: bodies.generation(index),
-        };
+        let handle = |bodies: &Arena<RigidBody>, index: u32| bodies.handle(index);
         for &slot in &self.islands.woke {
             self.events
                 .push(Event::BodyWoke(handle(&self.bodies, slot)));
