@@ -28,24 +28,10 @@ fn pyramid3d_stands() {
     assert!(figures.iter().all(|f| f.ok), "{figures:?}");
 }
 
-/// Every pose bit, hashed: equal across two runs of the same scene.
+/// Every pose and velocity bit, hashed: equal across two runs of the same scene.
 #[test]
 fn stepping_is_deterministic() {
-    let hash = |scene: &sprung_demos::Scene| {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for (handle, _) in &scene.tracked {
-            let pose = scene.world.body(*handle).unwrap().pose();
-            for x in pose
-                .translation
-                .vector
-                .iter()
-                .chain(pose.rotation.coords.iter())
-            {
-                h = (h ^ x.to_bits() as u64).wrapping_mul(0x100_0000_01b3);
-            }
-        }
-        h
-    };
+    let hash = |scene: &sprung_demos::Scene| scene.state_hash();
     // Awake throughout, so that every step moves something (the settled pyramid would sleep).
     let awake = |steps: usize| {
         let spec = find("pyramid3d").unwrap();

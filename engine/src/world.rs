@@ -39,6 +39,7 @@ mod collide;
 mod contacts;
 mod events;
 mod filters;
+mod hash;
 mod rows;
 mod sleeping;
 

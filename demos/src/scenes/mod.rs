@@ -148,6 +148,22 @@ impl Scene {
         Ok(report)
     }
 
+    /// The world's [`World::state_hash`], with the bits of the rope's or cloth's points folded
+    /// in (FNV-1a over them, after the world's hash).
+    pub fn state_hash(&self) -> u64 {
+        let mut hash = self.world.state_hash();
+        if let Some(m) = &self.mass_spring {
+            for p in m.points() {
+                for x in p.coords.iter() {
+                    for byte in x.to_bits().to_le_bytes() {
+                        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+                    }
+                }
+            }
+        }
+        hash
+    }
+
     /// Records what the checks that watch every step see now.
     fn watch(&mut self) {
         if let Check::Pass { body, beyond } = self.check {
