@@ -36,7 +36,7 @@ fn stepping_is_deterministic() {
     let awake = |steps: usize| {
         let spec = find("pyramid3d").unwrap();
         let mut scene = (spec.build)();
-        scene.world.sleep.enabled = false;
+        scene.world.set_sleeping(false);
         for _ in 0..steps {
             scene.step(spec.dt).unwrap();
         }
@@ -192,7 +192,7 @@ fn box3d_scenes_are_built_to_size() {
         assert_eq!(scene.tracked.len(), bodies, "{name}");
         assert_eq!(scene.world.joints().count(), joints, "{name}");
         assert!(
-            !scene.world.sleep.enabled,
+            !scene.world.sleep_settings().enabled,
             "{name}: Box3D's scenes never sleep"
         );
         assert_eq!(

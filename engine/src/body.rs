@@ -5,6 +5,7 @@ use smallvec::SmallVec;
 
 use crate::error::{finite, Error};
 use crate::handle::ColliderHandle;
+use crate::limits;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +47,9 @@ pub struct RigidBody {
     pub(crate) slow_time: Real,
     /// The sleeping island it belongs to (an index into the world's list), if asleep.
     pub(crate) island: Option<u32>,
+    /// Put aside by the step after its state stopped being finite or passed a speed limit:
+    /// frozen where the step began, until [`crate::World::set_pose`] releases it.
+    pub(crate) quarantined: bool,
 }
 
 /// Mass, centre of mass and principal inertia.
@@ -78,6 +82,19 @@ impl RigidBody {
     }
 
     /// True for a bullet (see [`RigidBodyBuilder::bullet`]).
+    /// Whether the step put this body aside: its velocity or pose stopped being finite, or it
+    /// passed [`crate::limits::MAX_LINEAR_SPEED`] or [`crate::limits::MAX_ANGULAR_SPEED`]. It
+    /// stays frozen where the step that diverged began (others collide with it as with a
+    /// static body) until [`crate::World::set_pose`] moves it.
+    pub fn is_quarantined(&self) -> bool {
+        self.quarantined
+    }
+
+    /// Static, asleep or quarantined: the step neither moves it nor solves for it.
+    pub(crate) fn is_resting(&self) -> bool {
+        self.kind == BodyKind::Static || self.is_sleeping() || self.quarantined
+    }
+
     pub fn is_bullet(&self) -> bool {
         self.bullet
     }
@@ -241,15 +258,21 @@ impl RigidBodyBuilder {
     }
 
     pub(crate) fn build(self) -> Result<RigidBody, Error> {
-        let p = &self.pose;
-        finite("body pose", p.translation.vector.as_slice())?;
-        finite("body rotation", p.rotation.coords.as_slice())?;
-        finite("linear velocity", self.linear_velocity.as_slice())?;
-        finite("angular velocity", self.angular_velocity.as_slice())?;
+        let pose = limits::pose("body pose", "body rotation", &self.pose)?;
+        limits::linear_velocity(&self.linear_velocity)?;
+        limits::angular_velocity(&self.angular_velocity)?;
         finite("damping", &[self.linear_damping, self.angular_damping])?;
-        finite("gravity scale", &[self.gravity_scale])?;
+        limits::bounded(
+            "gravity scale",
+            &[self.gravity_scale],
+            limits::MAX_GRAVITY_SCALE,
+            "gravity scale: within ±1000",
+        )?;
         if self.linear_damping < 0.0 || self.angular_damping < 0.0 {
             return Err(Error::Negative("damping"));
+        }
+        if self.linear_damping.max(self.angular_damping) > limits::MAX_DAMPING {
+            return Err(Error::OutOfRange("damping: at most 1e6 per second"));
         }
         if let Some(m) = &self.mass {
             finite("mass", &[m.mass])?;
@@ -260,9 +283,14 @@ impl RigidBodyBuilder {
             if m.principal_inertia.iter().any(|&i| i <= 0.0) {
                 return Err(Error::NonPositive("inertia"));
             }
+            if !(limits::MIN_MASS..=limits::MAX_MASS).contains(&m.mass) {
+                return Err(Error::OutOfRange("mass: 1e-6 to 1e9 kg"));
+            }
+            let inertia = limits::MIN_INERTIA..=limits::MAX_INERTIA;
+            if !m.principal_inertia.iter().all(|i| inertia.contains(i)) {
+                return Err(Error::OutOfRange("inertia: 1e-12 to 1e15 kg m^2"));
+            }
         }
-        let mut pose = self.pose;
-        pose.rotation.renormalize();
         let moving = self.kind != BodyKind::Static;
         Ok(RigidBody {
             kind: self.kind,
@@ -292,6 +320,7 @@ impl RigidBodyBuilder {
             bullet: self.bullet,
             slow_time: 0.0,
             island: None,
+            quarantined: false,
         })
     }
 }

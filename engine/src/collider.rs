@@ -14,6 +14,7 @@ use sprung_solver::softness::Spring;
 
 use crate::error::{finite, Error};
 use crate::handle::BodyHandle;
+use crate::limits;
 
 /// A shape attached to a body.
 #[derive(Clone, Debug)]
@@ -280,14 +281,7 @@ impl ColliderBuilder {
         let shape = self.shape?;
         // A shape built from its variants by hand has not met its constructor's checks.
         shape.check()?;
-        finite(
-            "collider pose",
-            self.local_pose.translation.vector.as_slice(),
-        )?;
-        finite(
-            "collider rotation",
-            self.local_pose.rotation.coords.as_slice(),
-        )?;
+        let local_pose = limits::pose("collider pose", "collider rotation", &self.local_pose)?;
         finite(
             "collider material",
             &[self.density, self.friction, self.restitution],
@@ -301,13 +295,22 @@ impl ColliderBuilder {
         if self.restitution < 0.0 {
             return Err(Error::Negative("restitution"));
         }
+        if !(limits::MIN_DENSITY..=limits::MAX_DENSITY).contains(&self.density) {
+            return Err(Error::OutOfRange("density: 1e-3 to 1e6 kg/m^3"));
+        }
+        if self.friction > limits::MAX_FRICTION {
+            return Err(Error::OutOfRange("friction: at most 1000"));
+        }
+        if self.restitution > 1.0 {
+            return Err(Error::OutOfRange("restitution: at most 1"));
+        }
         if let Some(spring) = &self.contact_spring {
             spring.check().map_err(Error::Spring)?;
         }
         Ok(Collider {
             shape,
-            local_pose: self.local_pose,
-            world_pose: self.local_pose,
+            local_pose,
+            world_pose: local_pose,
             density: self.density,
             friction: self.friction,
             restitution: self.restitution,

@@ -16,7 +16,8 @@ pub enum Error {
     NonPositive(&'static str),
     /// A value that must not be negative was (damping, friction, restitution); names which.
     Negative(&'static str),
-    /// The time step was not finite and positive.
+    /// The time step was not finite and within [`crate::limits::MIN_TIME_STEP`] to
+    /// [`crate::limits::MAX_TIME_STEP`].
     InvalidTimeStep,
     /// The shape was refused (see [`ShapeError`]).
     Shape(ShapeError),
@@ -42,7 +43,7 @@ impl fmt::Display for Error {
             Error::NonFinite(what) => write!(f, "{what} must be finite (got NaN or infinity)"),
             Error::NonPositive(what) => write!(f, "{what} must be positive"),
             Error::Negative(what) => write!(f, "{what} must not be negative"),
-            Error::InvalidTimeStep => write!(f, "the time step must be finite and positive"),
+            Error::InvalidTimeStep => write!(f, "the time step must be finite, from 1e-6 to 1 s"),
             Error::Shape(e) => write!(f, "invalid shape: {e}"),
             Error::WrongBodyKind => write!(f, "this call does not apply to this kind of body"),
             Error::Spring(e) => write!(f, "invalid spring: {e}"),

@@ -61,4 +61,8 @@ pub enum Event {
     BodyFellAsleep(BodyHandle),
     /// A sleeping body woke (touched by an awake body, joined, or changed by the user).
     BodyWoke(BodyHandle),
+    /// A body's state stopped being finite or passed a speed limit during a step: the step put
+    /// it aside, frozen, before it could reach another body (see
+    /// [`crate::RigidBody::is_quarantined`]).
+    BodyQuarantined(BodyHandle),
 }

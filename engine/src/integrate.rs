@@ -9,6 +9,7 @@ use sprung_solver::body::{SolverBody, STATIC};
 
 use crate::body::{BodyKind, RigidBody};
 use crate::handle::Arena;
+use crate::world::runaway;
 
 /// Gives each kinematic body with a target the velocity that reaches it in this step (what
 /// the broad phase and contacts see); `scatter` then places the body on the target exactly.
@@ -29,16 +30,18 @@ pub(crate) fn gather(
     out: &mut Vec<SolverBody>,
     slots: &mut Vec<u32>,
     gravity: Vector<Real>,
+    dt: Real,
+    runaways: &mut Vec<u32>,
 ) {
     out.clear();
     slots.clear();
+    runaways.clear();
     for (slot, body) in bodies.iter_mut() {
         body.previous_pose = body.pose;
-        if body.kind == BodyKind::Static || body.is_sleeping() {
+        if body.is_resting() {
             body.solver_index = STATIC;
             continue;
         }
-        slots.push(slot);
         let dynamic = body.kind == BodyKind::Dynamic;
         let frame = body.pose.rotation * body.mass.principal_frame;
         let (inv_mass, inv_inertia, principal_inertia) = if dynamic {
@@ -52,6 +55,25 @@ pub(crate) fn gather(
         } else {
             (0.0, nalgebra::Matrix3::zeros(), Vector::zeros())
         };
+        let linear_acceleration = if dynamic {
+            gravity * body.gravity_scale + body.force * inv_mass
+        } else {
+            Vector::zeros()
+        };
+        let angular_acceleration = inv_inertia * body.torque;
+        let (v, w) = (&body.linear_velocity, &body.angular_velocity);
+        if dynamic && runaway(v, w, &linear_acceleration, &angular_acceleration, dt) {
+            // Check 1 of world/quarantine.rs: quarantined before it meets a row.
+            body.quarantined = true;
+            body.linear_velocity = Vector::zeros();
+            body.angular_velocity = Vector::zeros();
+            body.force = Vector::zeros();
+            body.torque = Vector::zeros();
+            body.solver_index = STATIC;
+            runaways.push(slot);
+            continue;
+        }
+        slots.push(slot);
         body.solver_index = out.len() as u32;
         out.push(SolverBody {
             linear_velocity: body.linear_velocity,
@@ -64,12 +86,8 @@ pub(crate) fn gather(
             rotation: body.pose.rotation,
             delta_position: Vector::zeros(),
             delta_rotation: nalgebra::UnitQuaternion::identity(),
-            linear_acceleration: if dynamic {
-                gravity * body.gravity_scale + body.force * inv_mass
-            } else {
-                Vector::zeros()
-            },
-            angular_acceleration: inv_inertia * body.torque,
+            linear_acceleration,
+            angular_acceleration,
             linear_damping: body.linear_damping,
             angular_damping: body.angular_damping,
         });

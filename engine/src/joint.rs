@@ -6,6 +6,7 @@ use sprung_solver::softness::Spring;
 
 use crate::error::{finite, Error};
 use crate::handle::BodyHandle;
+use crate::limits;
 
 /// A joint of a [`crate::World`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -366,20 +367,18 @@ impl JointBuilder {
     }
 
     pub(crate) fn build(self, body_a: BodyHandle, body_b: BodyHandle) -> Result<Joint, Error> {
-        finite("joint anchor", self.local_anchor_a.coords.as_slice())?;
-        finite("joint anchor", self.local_anchor_b.coords.as_slice())?;
-        let spring = match &self.kind {
+        limits::position("joint anchor", &self.local_anchor_a.coords)?;
+        limits::position("joint anchor", &self.local_anchor_b.coords)?;
+        let mut kind = self.kind;
+        let spring = match &mut kind {
             JointKind::Ball { spring } => *spring,
             JointKind::Attachment {
                 spring,
                 max_force,
                 target_velocity,
             } => {
-                finite("attachment", &[*max_force])?;
-                finite("attachment target velocity", target_velocity.as_slice())?;
-                if *max_force < 0.0 {
-                    return Err(Error::Negative("max force"));
-                }
+                check_max_force("attachment", *max_force)?;
+                limits::linear_velocity(target_velocity)?;
                 Some(*spring)
             }
             JointKind::Upright {
@@ -387,11 +386,8 @@ impl JointBuilder {
                 world_axis,
                 spring,
             } => {
-                finite("upright axis", body_axis.as_slice())?;
-                finite("upright axis", world_axis.as_slice())?;
-                if body_axis.norm() == 0.0 || world_axis.norm() == 0.0 {
-                    return Err(Error::NonPositive("upright axis length"));
-                }
+                *body_axis = limits::axis("upright axis length", body_axis)?;
+                *world_axis = limits::axis("upright axis length", world_axis)?;
                 Some(*spring)
             }
             JointKind::Motor {
@@ -401,13 +397,9 @@ impl JointBuilder {
                 ..
             } => {
                 finite("motor", &[*speed, *max_force])?;
-                finite("motor axis", axis.as_slice())?;
-                if axis.norm() == 0.0 {
-                    return Err(Error::NonPositive("motor axis length"));
-                }
-                if *max_force < 0.0 {
-                    return Err(Error::Negative("max force"));
-                }
+                *axis = limits::axis("motor axis length", axis)?;
+                check_max_force("motor", *max_force)?;
+                check_speed("motor", *speed)?;
                 None
             }
             JointKind::Hinge {
@@ -418,8 +410,8 @@ impl JointBuilder {
                 spring,
                 ..
             } => {
-                check_axis("hinge axis", axis_a)?;
-                check_axis("hinge axis", axis_b)?;
+                *axis_a = limits::axis("hinge axis", axis_a)?;
+                *axis_b = limits::axis("hinge axis", axis_b)?;
                 check_limits("hinge limits", limits)?;
                 check_motor("hinge motor", motor)?;
                 *spring
@@ -432,7 +424,7 @@ impl JointBuilder {
                 spring,
                 ..
             } => {
-                check_axis("slider axis", axis_a)?;
+                *axis_a = limits::axis("slider axis", axis_a)?;
                 check_limits("slider limits", limits)?;
                 check_motor("slider motor", motor)?;
                 *spring
@@ -441,6 +433,12 @@ impl JointBuilder {
                 finite("joint length", &[d.rest_length, d.min_length])?;
                 if d.max_length.is_nan() {
                     return Err(Error::NonFinite("joint length"));
+                }
+                let longest = d.rest_length.max(d.min_length);
+                if longest > limits::MAX_COORDINATE
+                    || (d.max_length.is_finite() && d.max_length > limits::MAX_COORDINATE)
+                {
+                    return Err(Error::OutOfRange("joint length: at most 1e5 m"));
                 }
                 if d.rest_length < 0.0 || d.min_length < 0.0 || d.max_length < d.min_length {
                     return Err(Error::Negative("joint length"));
@@ -458,7 +456,7 @@ impl JointBuilder {
             }
         }
         Ok(Joint {
-            kind: self.kind,
+            kind,
             body_a,
             body_b,
             local_anchor_a: self.local_anchor_a,
@@ -470,19 +468,15 @@ impl JointBuilder {
     }
 }
 
-/// A finite axis of some length.
-fn check_axis(what: &'static str, axis: &Vector<Real>) -> Result<(), Error> {
-    finite(what, axis.as_slice())?;
-    if axis.norm() == 0.0 {
-        return Err(Error::NonPositive(what));
-    }
-    Ok(())
-}
-
-/// Finite limits, lower not above upper.
-fn check_limits(what: &'static str, limits: &Option<(Real, Real)>) -> Result<(), Error> {
-    if let Some((lower, upper)) = limits {
-        finite(what, &[*lower, *upper])?;
+/// Finite limits within ±[`limits::MAX_COORDINATE`] (m or rad), lower not above upper.
+fn check_limits(what: &'static str, range: &Option<(Real, Real)>) -> Result<(), Error> {
+    if let Some((lower, upper)) = range {
+        limits::bounded(
+            what,
+            &[*lower, *upper],
+            limits::MAX_COORDINATE,
+            "joint limits: within ±1e5",
+        )?;
         if lower > upper {
             return Err(Error::OutOfRange("joint limits: lower above upper"));
         }
@@ -490,13 +484,37 @@ fn check_limits(what: &'static str, limits: &Option<(Real, Real)>) -> Result<(),
     Ok(())
 }
 
-/// A finite motor speed and a maximum force or torque that is not negative.
+/// A finite motor speed within the speed limits and a maximum force or torque that is not
+/// negative and at most [`limits::MAX_FORCE`].
 fn check_motor(what: &'static str, motor: &Option<(Real, Real)>) -> Result<(), Error> {
     if let Some((speed, max)) = motor {
         finite(what, &[*speed, *max])?;
         if *max < 0.0 {
             return Err(Error::Negative(what));
         }
+        check_max_force(what, *max)?;
+        check_speed(what, *speed)?;
+    }
+    Ok(())
+}
+
+/// A force cap (N or N m): finite, not negative, at most [`limits::MAX_FORCE`].
+fn check_max_force(what: &'static str, max_force: Real) -> Result<(), Error> {
+    finite(what, &[max_force])?;
+    if max_force < 0.0 {
+        return Err(Error::Negative("max force"));
+    }
+    if max_force > limits::MAX_FORCE {
+        return Err(Error::OutOfRange("max force: at most 1e15"));
+    }
+    Ok(())
+}
+
+/// A motor's target speed (m/s or rad/s), within the bodies' speed limits.
+fn check_speed(what: &'static str, speed: Real) -> Result<(), Error> {
+    finite(what, &[speed])?;
+    if speed.abs() > limits::MAX_LINEAR_SPEED.min(limits::MAX_ANGULAR_SPEED) {
+        return Err(Error::OutOfRange("motor speed: at most 1e4"));
     }
     Ok(())
 }

@@ -74,9 +74,7 @@ impl MassSpring {
         if !(0.0..=2.0).contains(&elasticity) {
             return Err(Error::OutOfRange("elasticity must be within [0, 2]"));
         }
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(Error::InvalidTimeStep);
-        }
+        crate::limits::time_step(dt)?;
         Ok(MassSpring {
             points: Vec::new(),
             previous: Vec::new(),

@@ -83,9 +83,7 @@ impl PdController {
     ) -> Result<(), Error> {
         finite("target", target.coords.as_slice())?;
         finite("target velocity", target_velocity.as_slice())?;
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(Error::InvalidTimeStep);
-        }
+        crate::limits::time_step(dt)?;
         let b = world.body(body).ok_or(Error::StaleHandle)?;
         let force = self.force(
             b.mass().mass,
@@ -94,7 +92,7 @@ impl PdController {
             target,
             target_velocity,
             dt,
-            world.settings.substeps,
+            world.settings().substeps,
         );
         world.apply_force(body, force)
     }

@@ -18,6 +18,7 @@ use sprung_collision::shape::Shape;
 
 use crate::error::{finite, Error};
 use crate::handle::{BodyHandle, ColliderHandle};
+use crate::limits;
 use crate::world::World;
 use candidates::{point_box, Sweep};
 
@@ -162,8 +163,13 @@ impl World {
         max_toi: Real,
         filter: &QueryFilter,
     ) -> Result<Option<ShapeHitInfo>, Error> {
-        check_shape(shape, pose)?;
-        finite("shape cast velocity", velocity.as_slice())?;
+        let pose = &check_shape(shape, pose)?;
+        limits::bounded(
+            "shape cast velocity",
+            velocity.as_slice(),
+            limits::MAX_COORDINATE,
+            "shape cast velocity: within ±1e5",
+        )?;
         check_max_toi(max_toi)?;
         let motion = Motion::linear(*pose, velocity);
         let mut best: Option<ShapeHitInfo> = None;
@@ -200,7 +206,7 @@ impl World {
         point: Point<Real>,
         filter: &QueryFilter,
     ) -> Result<Vec<(ColliderHandle, BodyHandle)>, Error> {
-        finite("point", point.coords.as_slice())?;
+        limits::position("point", &point.coords)?;
         let mut found = Vec::new();
         let sweep = Sweep {
             start: point_box(&point),
@@ -226,7 +232,7 @@ impl World {
         pose: &Isometry<Real>,
         filter: &QueryFilter,
     ) -> Result<Vec<(ColliderHandle, BodyHandle)>, Error> {
-        check_shape(shape, pose)?;
+        let pose = &check_shape(shape, pose)?;
         let mut found = Vec::new();
         let sweep = Sweep {
             start: shape.aabb(pose),
@@ -255,16 +261,11 @@ fn check_ray(
     dir: &Vector<Real>,
     max_toi: Real,
 ) -> Result<Vector<Real>, Error> {
-    finite("ray origin", origin.coords.as_slice())?;
+    limits::position("ray origin", &origin.coords)?;
     finite("ray direction", dir.as_slice())?;
     check_max_toi(max_toi)?;
-    // A direction so short that normalising it overflows counts as zero.
-    let unit = dir / dir.norm();
-    if unit.iter().all(|x| x.is_finite()) {
-        Ok(unit)
-    } else {
-        Err(Error::NonPositive("ray direction length"))
-    }
+    // Normalised without overflow: 1e30 is a direction; zero or subnormal is not.
+    limits::axis("ray direction length", dir)
 }
 
 /// `max_toi` may be infinite, not NaN or negative.
@@ -278,8 +279,8 @@ fn check_max_toi(max_toi: Real) -> Result<(), Error> {
     }
 }
 
-fn check_shape(shape: &Shape, pose: &Isometry<Real>) -> Result<(), Error> {
+/// Checks a query's shape and pose, and returns the pose with its rotation normalised.
+fn check_shape(shape: &Shape, pose: &Isometry<Real>) -> Result<Isometry<Real>, Error> {
     shape.check()?;
-    finite("query pose", pose.translation.vector.as_slice())?;
-    finite("query rotation", pose.rotation.coords.as_slice())
+    limits::pose("query pose", "query rotation", pose)
 }

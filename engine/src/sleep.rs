@@ -6,14 +6,17 @@ use parry3d::math::{Real, Vector};
 use crate::body::{BodyKind, RigidBody};
 use crate::handle::Arena;
 
-/// When bodies fall asleep. A world holds one ([`crate::World::sleep`]).
+/// When bodies fall asleep. A world holds one ([`crate::World::sleep_settings`], checked by
+/// [`crate::World::set_sleep_settings`]).
 ///
 /// ```
-/// use sprung::World;
+/// use sprung::{SleepSettings, World};
 ///
 /// let mut world = World::default();
-/// assert!(world.sleep.enabled);
-/// world.sleep.enabled = false; // every body stays awake: the raw cost of a step
+/// assert!(world.sleep_settings().enabled);
+/// world.set_sleeping(false); // every body stays awake: the raw cost of a step
+/// let slower = SleepSettings { time_to_sleep: 1.0, ..*world.sleep_settings() };
+/// world.set_sleep_settings(slower).unwrap();
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SleepSettings {

@@ -30,9 +30,7 @@ impl FixedStepper {
     /// Steps of `dt` (s), at most `max_steps_per_frame` per call (time beyond it is dropped, so
     /// that a slow frame does not snowball into slower ones).
     pub fn new(dt: Real, max_steps_per_frame: u32) -> Result<Self, Error> {
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(Error::InvalidTimeStep);
-        }
+        crate::limits::time_step(dt)?;
         Ok(FixedStepper {
             dt,
             max_steps: max_steps_per_frame.max(1),

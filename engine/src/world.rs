@@ -27,11 +27,12 @@ use sprung_solver::pgs::{Solver, SolverSettings};
 
 use crate::body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
 use crate::collider::{Collider, ColliderBuilder};
-use crate::error::{finite, Error};
+use crate::error::Error;
 use crate::event::Event;
 use crate::handle::{Arena, BodyHandle, ColliderHandle};
 use crate::integrate;
 use crate::joint::{Joint, JointBuilder, JointHandle, JointKind};
+use crate::limits;
 use crate::sleep::{Islands, SleepSettings};
 
 mod ccd;
@@ -40,8 +41,11 @@ mod contacts;
 mod events;
 mod filters;
 mod hash;
+mod quarantine;
 mod rows;
 mod sleeping;
+
+pub(crate) use quarantine::runaway;
 
 /// How much the broad phase fattens every box (m): bodies moving less than this between steps
 /// cost the broad phase nothing.
@@ -79,6 +83,9 @@ pub struct StepReport {
     /// Springs the engine limited this step (attachments held to their force cap): listed by
     /// [`World::limited_springs`].
     pub limited_springs: usize,
+    /// Bodies the step quarantined: their state stopped being finite or passed a speed limit
+    /// (see [`RigidBody::is_quarantined`]); each is also an [`Event::BodyQuarantined`].
+    pub quarantined: usize,
 }
 
 /// A spring the engine held back in the last step, and by how much.
@@ -111,10 +118,11 @@ pub struct LimitedSpring {
 /// ```
 pub struct World {
     gravity: Vector<Real>,
-    /// Solver settings: substeps, iterations, Baumgarte, restitution threshold.
-    pub settings: SolverSettings,
-    /// When islands fall asleep (on by default).
-    pub sleep: SleepSettings,
+    /// Solver settings: substeps, iterations, Baumgarte, restitution threshold (checked by
+    /// `set_settings`).
+    settings: SolverSettings,
+    /// When islands fall asleep (on by default; checked by `set_sleep_settings`).
+    sleep: SleepSettings,
     bodies: Arena<RigidBody>,
     colliders: Arena<Collider>,
     joints: Arena<Joint>,
@@ -141,6 +149,8 @@ pub struct World {
     pair_events: Vec<PairEvent>,
     kept_events: Vec<PairEvent>,
     events: Vec<Event>,
+    /// Body slots quarantined before this step's solve (world/quarantine.rs).
+    runaways: Vec<u32>,
     broken: Vec<(JointHandle, Real)>,
     limited: Vec<LimitedSpring>,
 }
@@ -155,7 +165,7 @@ impl Default for World {
 impl World {
     /// An empty world with `gravity` (m/s^2).
     pub fn new(gravity: Vector<Real>) -> Result<World, Error> {
-        finite("gravity", gravity.as_slice())?;
+        check_gravity(&gravity)?;
         let id = crate::handle::new_world_id();
         Ok(World {
             gravity,
@@ -178,6 +188,7 @@ impl World {
             pair_events: Vec::new(),
             kept_events: Vec::new(),
             events: Vec::new(),
+            runaways: Vec::new(),
             broken: Vec::new(),
             limited: Vec::new(),
         })
@@ -190,9 +201,51 @@ impl World {
 
     /// Sets gravity (m/s^2); refused if not finite.
     pub fn set_gravity(&mut self, gravity: Vector<Real>) -> Result<(), Error> {
-        finite("gravity", gravity.as_slice())?;
+        check_gravity(&gravity)?;
         self.gravity = gravity;
         Ok(())
+    }
+
+    /// The solver settings.
+    pub fn settings(&self) -> &SolverSettings {
+        &self.settings
+    }
+
+    /// Replaces the solver settings, if every field is in its range (see [`crate::settings`]);
+    /// refused settings change nothing.
+    ///
+    /// ```
+    /// use sprung::{Error, SolverSettings, World};
+    ///
+    /// let mut world = World::default();
+    /// world.set_settings(SolverSettings { substeps: 4, ..*world.settings() }).unwrap();
+    /// let bad = SolverSettings { joint_damping_ratio: f32::NAN, ..*world.settings() };
+    /// assert_eq!(world.set_settings(bad), Err(Error::NonFinite("solver settings")));
+    /// assert_eq!(world.settings().substeps, 4);
+    /// ```
+    pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), Error> {
+        crate::settings::check_solver(&settings)?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// When islands fall asleep.
+    pub fn sleep_settings(&self) -> &SleepSettings {
+        &self.sleep
+    }
+
+    /// Replaces the sleep settings, if every field is in its range (see [`crate::settings`]);
+    /// refused settings change nothing. Turning sleeping off wakes every body at the next step.
+    pub fn set_sleep_settings(&mut self, sleep: SleepSettings) -> Result<(), Error> {
+        crate::settings::check_sleep(&sleep)?;
+        self.sleep = sleep;
+        Ok(())
+    }
+
+    /// Turns sleeping on or off (on by default); off keeps every body awake, the raw cost of a
+    /// step.
+    pub fn set_sleeping(&mut self, enabled: bool) {
+        self.sleep.enabled = enabled;
     }
 
     /// Adds a body (without colliders: add them with [`World::add_collider`]).
@@ -250,11 +303,15 @@ impl World {
                 .mass_properties(collider.density)
                 .transform_by(&collider.local_pose);
         }
+        // Clamped into the ranges of `limits`: a tiny or huge compound still gets a mass the
+        // solver can invert (documented there).
         let mass = if total.mass() > 0.0 && total.principal_inertia().iter().all(|&i| i > 0.0) {
             Mass {
-                mass: total.mass(),
+                mass: total.mass().clamp(limits::MIN_MASS, limits::MAX_MASS),
                 local_center: total.local_com,
-                principal_inertia: total.principal_inertia(),
+                principal_inertia: total
+                    .principal_inertia()
+                    .map(|i| i.clamp(limits::MIN_INERTIA, limits::MAX_INERTIA)),
                 principal_frame: total.principal_inertia_local_frame,
             }
         } else {
@@ -293,21 +350,12 @@ impl World {
             self.bodies.at(b.index).pose.rotation,
         );
         match &mut joint.kind {
-            JointKind::Fixed { relative, .. } => *relative = qa.inverse() * qb,
-            JointKind::Slider {
-                axis_a, relative, ..
-            } => {
-                *axis_a = axis_a.normalize();
-                *relative = qa.inverse() * qb;
+            JointKind::Fixed { relative, .. } | JointKind::Slider { relative, .. } => {
+                *relative = qa.inverse() * qb
             }
             JointKind::Hinge {
-                axis_a,
-                axis_b,
-                references,
-                ..
+                axis_a, references, ..
             } => {
-                *axis_a = axis_a.normalize();
-                *axis_b = axis_b.normalize();
                 let across = sprung_solver::contact::tangents(axis_a)[0];
                 *references = (across, qb.inverse() * (qa * across));
             }
@@ -352,8 +400,8 @@ impl World {
         target: Point<Real>,
         velocity: Vector<Real>,
     ) -> Result<(), Error> {
-        finite("attachment target", target.coords.as_slice())?;
-        finite("attachment target velocity", velocity.as_slice())?;
+        limits::position("attachment target", &target.coords)?;
+        limits::linear_velocity(&velocity)?;
         let joint = self.joints.get_mut(handle).ok_or(Error::StaleHandle)?;
         match &mut joint.kind {
             JointKind::Attachment {
@@ -526,7 +574,7 @@ impl World {
         handle: BodyHandle,
         v: Vector<Real>,
     ) -> Result<(), Error> {
-        finite("linear velocity", v.as_slice())?;
+        limits::linear_velocity(&v)?;
         self.moving_body_mut(handle)?.linear_velocity = v;
         self.wake(handle);
         Ok(())
@@ -538,7 +586,7 @@ impl World {
         handle: BodyHandle,
         w: Vector<Real>,
     ) -> Result<(), Error> {
-        finite("angular velocity", w.as_slice())?;
+        limits::angular_velocity(&w)?;
         self.moving_body_mut(handle)?.angular_velocity = w;
         self.wake(handle);
         Ok(())
@@ -546,12 +594,11 @@ impl World {
 
     /// Teleports a body to `pose` (its colliders follow at the next step).
     pub fn set_pose(&mut self, handle: BodyHandle, pose: Isometry<Real>) -> Result<(), Error> {
-        finite("pose", pose.translation.vector.as_slice())?;
-        finite("rotation", pose.rotation.coords.as_slice())?;
+        let pose = limits::pose("pose", "rotation", &pose)?;
         let body = self.body_mut(handle)?;
         body.pose = pose;
-        body.pose.rotation.renormalize();
-        body.previous_pose = body.pose;
+        body.previous_pose = pose;
+        body.quarantined = false;
         self.wake(handle);
         self.wake_neighbours(handle);
         Ok(())
@@ -564,11 +611,7 @@ impl World {
         handle: BodyHandle,
         target: Isometry<Real>,
     ) -> Result<(), Error> {
-        finite("kinematic target", target.translation.vector.as_slice())?;
-        finite(
-            "kinematic target rotation",
-            target.rotation.coords.as_slice(),
-        )?;
+        let target = limits::pose("kinematic target", "kinematic target rotation", &target)?;
         let body = self.body_mut(handle)?;
         if body.kind != BodyKind::Kinematic {
             return Err(Error::WrongBodyKind);
@@ -580,7 +623,7 @@ impl World {
 
     /// Adds a force (N) at the centre of mass for the next step.
     pub fn apply_force(&mut self, handle: BodyHandle, force: Vector<Real>) -> Result<(), Error> {
-        finite("force", force.as_slice())?;
+        limits::force("force", &force)?;
         self.dynamic_body_mut(handle)?.force += force;
         self.wake(handle);
         Ok(())
@@ -588,7 +631,7 @@ impl World {
 
     /// Adds a torque (N m) for the next step.
     pub fn apply_torque(&mut self, handle: BodyHandle, torque: Vector<Real>) -> Result<(), Error> {
-        finite("torque", torque.as_slice())?;
+        limits::force("torque", &torque)?;
         self.dynamic_body_mut(handle)?.torque += torque;
         self.wake(handle);
         Ok(())
@@ -600,9 +643,11 @@ impl World {
         handle: BodyHandle,
         impulse: Vector<Real>,
     ) -> Result<(), Error> {
-        finite("impulse", impulse.as_slice())?;
+        limits::force("impulse", &impulse)?;
         let body = self.dynamic_body_mut(handle)?;
-        body.linear_velocity += impulse / body.mass.mass;
+        let v = body.linear_velocity + impulse / body.mass.mass;
+        limits::linear_velocity(&v)?;
+        body.linear_velocity = v;
         self.wake(handle);
         Ok(())
     }
@@ -614,28 +659,37 @@ impl World {
         impulse: Vector<Real>,
         point: Point<Real>,
     ) -> Result<(), Error> {
-        finite("impulse", impulse.as_slice())?;
-        finite("point", point.coords.as_slice())?;
+        limits::force("impulse", &impulse)?;
+        limits::position("point", &point.coords)?;
         let body = self.dynamic_body_mut(handle)?;
         let arm = point - body.center_of_mass();
         let inv_inertia = body
             .world_inertia()
             .try_inverse()
             .unwrap_or_else(nalgebra::Matrix3::zeros);
-        body.linear_velocity += impulse / body.mass.mass;
-        body.angular_velocity += inv_inertia * arm.cross(&impulse);
+        let v = body.linear_velocity + impulse / body.mass.mass;
+        let w = body.angular_velocity + inv_inertia * arm.cross(&impulse);
+        limits::linear_velocity(&v)?;
+        limits::angular_velocity(&w)?;
+        body.linear_velocity = v;
+        body.angular_velocity = w;
         self.wake(handle);
         Ok(())
     }
 
     /// The pose between the last two steps at fraction `alpha` (0: previous, 1: current), for
-    /// rendering between fixed steps.
+    /// rendering between fixed steps. `alpha` is clamped into [0, 1]; NaN gives the current
+    /// pose.
     pub fn interpolated_pose(&self, handle: BodyHandle, alpha: Real) -> Option<Isometry<Real>> {
         let body = self.body(handle)?;
-        Some(
+        // The ends exactly (slerp at 1 is not bit for bit the pose it heads to).
+        Some(if alpha.is_nan() || alpha >= 1.0 {
+            body.pose
+        } else if alpha <= 0.0 {
             body.previous_pose
-                .lerp_slerp(&body.pose, alpha.clamp(0.0, 1.0)),
-        )
+        } else {
+            body.previous_pose.lerp_slerp(&body.pose, alpha)
+        })
     }
 
     /// Advances the world by `dt` (s), in the order of DESIGN.md: find contacts (broad phase,
@@ -644,9 +698,7 @@ impl World {
     /// positions, relax); report contacts that began or ended; write the bodies back; sweep the
     /// fast ones (continuous collision); break overloaded joints; put slow islands to sleep.
     pub fn step(&mut self, dt: Real) -> Result<StepReport, Error> {
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(Error::InvalidTimeStep);
-        }
+        limits::time_step(dt)?;
         if !self.sleep.enabled {
             self.islands.wake_all(&mut self.bodies);
         }
@@ -662,12 +714,16 @@ impl World {
             &mut self.solver_bodies,
             &mut self.solver_slots,
             self.gravity,
+            dt,
+            &mut self.runaways,
         );
+        let mut quarantined = self.report_runaways();
         let gather_ms = clock.lap();
         self.build_contacts(dt);
         self.build_joints(dt);
         self.solver
             .solve(&mut self.solver_bodies, &self.settings, dt);
+        quarantined += self.quarantine_diverged();
         self.store_impulses();
         self.report_touching();
         let solve_ms = clock.lap();
@@ -685,6 +741,7 @@ impl World {
             solve_ms,
             integrate_ms: gather_ms + scatter_ms,
             after_ms,
+            quarantined,
             ..self.report()
         })
     }
@@ -747,6 +804,16 @@ fn softness_key(spring: &sprung_solver::softness::Spring) -> Real {
     omega * omega
 }
 
+/// Gravity within ±[`limits::MAX_ACCELERATION`] per component.
+fn check_gravity(gravity: &Vector<Real>) -> Result<(), Error> {
+    limits::bounded(
+        "gravity",
+        gravity.as_slice(),
+        limits::MAX_ACCELERATION,
+        "gravity: within ±1e4 m/s^2",
+    )
+}
+
 /// Two bodies as an unordered key.
 fn body_pair(a: BodyHandle, b: BodyHandle) -> (u32, u32) {
     (a.index.min(b.index), a.index.max(b.index))
@@ -787,7 +854,7 @@ impl ProxyShapes for ColliderView<'_> {
     fn is_resting(&self, proxy: ProxyId) -> bool {
         self.collider(proxy).is_none_or(|c| {
             let body = self.bodies.at(c.body.index);
-            body.kind == BodyKind::Static || body.is_sleeping()
+            body.is_resting()
         })
     }
 }

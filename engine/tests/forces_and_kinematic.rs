@@ -57,8 +57,8 @@ fn forces_impulses_damping_and_gravity_scale() {
         )
         .unwrap();
     world.step(DT).unwrap();
-    let h = DT / world.settings.substeps as Real;
-    let expected = (1.0 / (1.0 + h * 3.0)).powi(world.settings.substeps as i32);
+    let h = DT / world.settings().substeps as Real;
+    let expected = (1.0 / (1.0 + h * 3.0)).powi(world.settings().substeps as i32);
     assert!((world.body(damped).unwrap().linear_velocity().x - expected).abs() < 1e-6);
 }
 

@@ -10,7 +10,7 @@ use sprung::{ColliderBuilder, RigidBodyBuilder, World};
 fn free_fall_and_projectile_follow_semi_implicit_euler_step_by_step() {
     let mut world = World::default();
     let dt: Real = 1.0 / 60.0;
-    let substeps = world.settings.substeps as f64;
+    let substeps = world.settings().substeps as f64;
     let h = dt as f64 / substeps;
     let g = -9.81_f64;
     let (x0, y0, vx, vy) = (-3.0_f64, 200.0_f64, 4.0_f64, 12.0_f64);
@@ -31,14 +31,14 @@ fn free_fall_and_projectile_follow_semi_implicit_euler_step_by_step() {
         .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), dropped)
         .unwrap();
     // The f32 recurrence, substep by substep, as PHYSICS.md writes it.
-    let h32 = dt / world.settings.substeps as Real;
+    let h32 = dt / world.settings().substeps as Real;
     let (mut ry, mut rvy) = (y0 as Real, vy as Real);
     let (mut dy, mut dvy): (Real, Real) = (100.0, 0.0);
     // Rounding of a trajectory 200 m long over a thousand substeps.
     let tol = 2e-5 * 200.0;
     for step in 1..=300 {
         world.step(dt).unwrap();
-        for _ in 0..world.settings.substeps {
+        for _ in 0..world.settings().substeps {
             rvy += -9.81 * h32;
             ry += rvy * h32;
             dvy += -9.81 * h32;

@@ -62,7 +62,10 @@ fn a_settled_pyramid_sleeps_is_woken_by_a_ball_and_sleeps_again() {
     let (_, cubes) = pyramid(&mut world);
     let steps = settle(&mut world, &cubes, 600);
     // Slow for 0.5 s first: not at once.
-    assert!(steps as Real * DT >= world.sleep.time_to_sleep, "{steps}");
+    assert!(
+        steps as Real * DT >= world.sleep_settings().time_to_sleep,
+        "{steps}"
+    );
     let events: Vec<Event> = world.drain_events().collect();
     let slept = events
         .iter()
@@ -123,16 +126,16 @@ fn a_settled_pyramid_sleeps_is_woken_by_a_ball_and_sleeps_again() {
 #[test]
 fn sleeping_can_be_turned_off_for_the_world_and_for_a_body() {
     let mut world = World::default();
-    world.sleep.enabled = false;
+    world.set_sleeping(false);
     let (_, cubes) = pyramid(&mut world);
     for _ in 0..240 {
         world.step(DT).unwrap();
     }
     assert_eq!(asleep(&world, &cubes), 0);
     // Turned back on, the pyramid sleeps; turned off again, it wakes at the next step.
-    world.sleep.enabled = true;
+    world.set_sleeping(true);
     settle(&mut world, &cubes, 120);
-    world.sleep.enabled = false;
+    world.set_sleeping(false);
     world.step(DT).unwrap();
     assert_eq!(asleep(&world, &cubes), 0);
 

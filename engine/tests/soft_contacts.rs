@@ -12,7 +12,7 @@ fn drop_on(ground: Option<Spring>, height: Real) -> (World, BodyHandle) {
     let mut world = World::default();
     // Quicksand's slow mode creeps at a few cm/s, under the default sleep threshold (0.05 m/s
     // for 0.5 s): asleep, the ball would stop 5 cm short of where the spring holds it.
-    world.sleep.enabled = false;
+    world.set_sleeping(false);
     let floor = world
         .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
         .unwrap();

@@ -9,7 +9,7 @@ use sprung::{BodyHandle, ColliderBuilder, JointBuilder, RigidBodyBuilder, Spring
 fn oscillator(spring: Spring, amplitude: Real) -> (World, BodyHandle) {
     let mut world = World::new(Vector::zeros()).unwrap();
     // The decay is measured down to small amplitudes, where the body would fall asleep.
-    world.sleep.enabled = false;
+    world.set_sleeping(false);
     let anchor = world.add_body(RigidBodyBuilder::fixed()).unwrap();
     let body = world
         .add_body(

@@ -154,6 +154,24 @@ impl Motion {
         }
     }
 
+    /// Writes both bodies' velocities back after a constraint has worked on them, unless one
+    /// stopped being finite: then the constraint changes nothing this pass. A row thus never
+    /// hands NaN or infinity from one body to another; the engine finds the body that diverged
+    /// on its own and quarantines it (sprung's world/quarantine.rs).
+    #[inline]
+    pub fn store_pair(bodies: &mut [SolverBody], a: (&Motion, u32), b: (&Motion, u32)) {
+        if a.0.is_finite() && b.0.is_finite() {
+            a.0.store(bodies, a.1);
+            b.0.store(bodies, b.1);
+        }
+    }
+
+    /// Whether both velocities are finite.
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.v.iter().chain(self.w.iter()).all(|x| x.is_finite())
+    }
+
     /// Writes the velocities back (nothing for a static body).
     #[inline]
     pub fn store(&self, bodies: &mut [SolverBody], index: u32) {

@@ -177,8 +177,7 @@ impl ContactConstraint {
             p.tangent[0].apply(&mut a, &mut b, p.tangent[0].impulse);
             p.tangent[1].apply(&mut a, &mut b, p.tangent[1].impulse);
         }
-        a.store(bodies, self.body_a);
-        b.store(bodies, self.body_b);
+        Motion::store_pair(bodies, (&a, self.body_a), (&b, self.body_b));
     }
 
     /// One iteration over the points: normal rows (with the Baumgarte push if `use_bias`), then
@@ -257,8 +256,7 @@ impl ContactConstraint {
                 row.impulse = impulse;
             }
         }
-        a.store(bodies, self.body_a);
-        b.store(bodies, self.body_b);
+        Motion::store_pair(bodies, (&a, self.body_a), (&b, self.body_b));
     }
 
     /// Restitution, once after the substeps: points that approached faster than the threshold
@@ -284,7 +282,6 @@ impl ContactConstraint {
                 Real::INFINITY,
             );
         }
-        a.store(bodies, self.body_a);
-        b.store(bodies, self.body_b);
+        Motion::store_pair(bodies, (&a, self.body_a), (&b, self.body_b));
     }
 }

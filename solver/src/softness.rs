@@ -125,6 +125,17 @@ pub enum Spring {
 /// the root of `(1 + y) e^-y = 1/2`.
 pub const CRITICAL_HALF: Real = 1.678_347;
 
+/// Largest spring frequency (Hz).
+pub const MAX_HERTZ: Real = 1e6;
+/// Largest damping ratio.
+pub const MAX_DAMPING_RATIO: Real = 1e6;
+/// Largest stiffness (N/m, or 1/s² as an acceleration) and damping (N s/m, or 1/s).
+pub const MAX_STIFFNESS: Real = 1e15;
+/// Shortest halflife (s).
+pub const MIN_HALFLIFE: Real = 1e-6;
+/// Longest halflife (s).
+pub const MAX_HALFLIFE: Real = 1e6;
+
 /// Why a spring was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpringError {
@@ -132,6 +143,9 @@ pub enum SpringError {
     NonFinite,
     /// A parameter was negative (or a halflife not positive).
     Negative,
+    /// A parameter past its bound (see [`Spring::check`]): squared inside the solver, it
+    /// would overflow f32.
+    OutOfRange,
 }
 
 impl std::fmt::Display for SpringError {
@@ -142,6 +156,11 @@ impl std::fmt::Display for SpringError {
                 f,
                 "spring parameters must not be negative (a halflife must be positive)"
             ),
+            SpringError::OutOfRange => write!(
+                f,
+                "spring parameters out of range (hertz and damping ratio at most 1e6, \
+                 stiffness and damping at most 1e15, halflife 1e-6 to 1e6 s)"
+            ),
         }
     }
 }
@@ -149,7 +168,10 @@ impl std::fmt::Display for SpringError {
 impl std::error::Error for SpringError {}
 
 impl Spring {
-    /// Checks the parameters: finite, not negative, a positive halflife.
+    /// Checks the parameters: finite, not negative, a positive halflife, and within the
+    /// bounds below, past which the solver's squares of them overflow f32: frequency and
+    /// damping ratio at most [`MAX_HERTZ`] and [`MAX_DAMPING_RATIO`], stiffness and damping at
+    /// most [`MAX_STIFFNESS`], a halflife from [`MIN_HALFLIFE`] to [`MAX_HALFLIFE`].
     pub fn check(&self) -> Result<(), SpringError> {
         let (a, b) = match *self {
             Spring::Frequency {
@@ -165,6 +187,20 @@ impl Spring {
         }
         if a < 0.0 || b < 0.0 || matches!(self, Spring::Halflife { halflife } if *halflife <= 0.0) {
             return Err(SpringError::Negative);
+        }
+        let within = match *self {
+            Spring::Frequency {
+                hertz,
+                damping_ratio,
+            } => hertz <= MAX_HERTZ && damping_ratio <= MAX_DAMPING_RATIO,
+            Spring::Stiffness { stiffness, damping }
+            | Spring::Acceleration { stiffness, damping } => {
+                stiffness <= MAX_STIFFNESS && damping <= MAX_STIFFNESS
+            }
+            Spring::Halflife { halflife } => (MIN_HALFLIFE..=MAX_HALFLIFE).contains(&halflife),
+        };
+        if !within {
+            return Err(SpringError::OutOfRange);
         }
         Ok(())
     }

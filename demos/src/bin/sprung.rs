@@ -90,6 +90,10 @@ fn main() -> ExitCode {
     if specs.is_empty() {
         specs.extend(catalogue());
     }
+    if let Err(e) = sprung::World::default().set_settings(settings) {
+        eprintln!("bad solver settings: {e}");
+        return ExitCode::from(2);
+    }
     let mut all_ok = true;
     for spec in specs {
         let (line, ok) = run(spec, steps.unwrap_or(spec.steps), &settings, no_sleep);
@@ -112,9 +116,12 @@ fn run(
     no_sleep: bool,
 ) -> (String, bool) {
     let mut scene = (spec.build)();
-    scene.world.settings = *settings;
+    scene
+        .world
+        .set_settings(*settings)
+        .expect("main checked the settings");
     if no_sleep {
-        scene.world.sleep.enabled = false;
+        scene.world.set_sleeping(false);
     }
     let (mut total, mut worst) = (0.0_f64, 0.0_f64);
     let (mut collide, mut solve) = (0.0_f64, 0.0_f64);
@@ -151,7 +158,7 @@ fn run(
         .bodies()
         .filter(|(_, b)| b.is_sleeping())
         .count();
-    let s = &scene.world.settings;
+    let s = scene.world.settings();
     let settings = Line::default()
         .number("substeps", s.substeps as f64)
         .number("iterations", s.iterations as f64)
@@ -165,7 +172,7 @@ fn run(
         .number("bodies", last.dynamic_bodies as f64)
         .number("steps", steps as f64)
         .number("dt", spec.dt as f64)
-        .boolean("sleep", scene.world.sleep.enabled)
+        .boolean("sleep", scene.world.sleep_settings().enabled)
         .number(
             "ms_per_step",
             if steps > 0 { total / steps as f64 } else { 0.0 },

@@ -18,7 +18,7 @@ const CUBE_DENSITY: Real = 100.0;
 /// A world with Box3D's gravity, sleeping off.
 fn world() -> World {
     let mut world = World::new(GRAVITY).expect("finite gravity");
-    world.sleep.enabled = false;
+    world.set_sleeping(false);
     world
 }
 

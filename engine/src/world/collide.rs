@@ -10,7 +10,7 @@ impl World {
     pub(super) fn update_broad_phase(&mut self, dt: Real) {
         for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
-            let resting = body.kind == BodyKind::Static || body.is_sleeping();
+            let resting = body.is_resting();
             if resting && collider.world_pose == body.pose * collider.local_pose {
                 continue;
             }
@@ -73,7 +73,7 @@ impl World {
     pub(super) fn place_colliders(&mut self) {
         for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
-            if body.kind != BodyKind::Static && !body.is_sleeping() {
+            if !body.is_resting() {
                 collider.world_pose = body.pose * collider.local_pose;
             }
         }

@@ -8,7 +8,7 @@ impl World {
     /// Turns every manifold with points into a contact constraint of the solver (a pair with a
     /// mesh may give several, one per normal), noting where each came from.
     pub(super) fn build_contacts(&mut self, dt: Real) {
-        let h = dt / self.settings.substeps.max(1) as Real;
+        let h = dt / self.settings.substeps as Real;
         self.solver.contacts.clear();
         self.contact_sources.clear();
         for (index, pair) in self.narrow_phase.contacts().iter().enumerate() {
@@ -69,7 +69,7 @@ impl World {
 
     /// Turns every joint into the solver's rows, anchored at the bodies' current poses.
     pub(super) fn build_joints(&mut self, dt: Real) {
-        let h = dt / self.settings.substeps.max(1) as Real;
+        let h = dt / self.settings.substeps as Real;
         self.solver.joints.clear();
         for (index, joint) in self.joints.iter() {
             let (ba, bb) = (
@@ -226,7 +226,7 @@ impl World {
     /// Removes the joints that held with more than their breaking force, and says so; notes the
     /// springs held back by a cap.
     pub(super) fn break_joints(&mut self, dt: Real) {
-        let h = dt / self.settings.substeps.max(1) as Real;
+        let h = dt / self.settings.substeps as Real;
         self.limited.clear();
         for j in &self.solver.joints {
             if let Some((wanted, allowed)) = j.limited(h) {

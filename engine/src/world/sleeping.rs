@@ -11,7 +11,7 @@ impl World {
             return; // nothing to wake: no walk over the pairs
         }
         let active = |b: &RigidBody| match b.kind {
-            BodyKind::Dynamic => !b.is_sleeping(),
+            BodyKind::Dynamic => !b.is_resting(),
             BodyKind::Kinematic => {
                 b.kinematic_target.is_some()
                     || b.linear_velocity != Vector::zeros()

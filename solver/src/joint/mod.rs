@@ -146,8 +146,7 @@ impl JointConstraint {
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
         self.for_each_row(|row| row.apply(&mut a, &mut b, row.impulse));
-        a.store(bodies, self.frame.body_a);
-        b.store(bodies, self.frame.body_b);
+        Motion::store_pair(bodies, (&a, self.frame.body_a), (&b, self.frame.body_b));
     }
 
     /// One iteration; `h` is the substep (s), `elapsed` the time since the step began at which
@@ -188,8 +187,7 @@ impl JointConstraint {
                 j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
             }
         }
-        a.store(bodies, self.frame.body_a);
-        b.store(bodies, self.frame.body_b);
+        Motion::store_pair(bodies, (&a, self.frame.body_a), (&b, self.frame.body_b));
     }
 
     /// Calls `f` on every row (for warm starting).

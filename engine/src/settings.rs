@@ -1,0 +1,79 @@
+//! Checks of the world's settings: the step reads them raw, so nothing reaches it unchecked.
+//!
+//! [`crate::World::set_settings`] and [`crate::World::set_sleep_settings`] refuse a settings
+//! value with any field out of its range (typed [`Error`], nothing changed). The ranges:
+//!
+//! | field | range |
+//! |---|---|
+//! | `substeps` | 1 to [`MAX_SUBSTEPS`] |
+//! | `iterations` | 1 to [`MAX_ITERATIONS`] |
+//! | `relax_iterations` | 0 to [`MAX_ITERATIONS`] |
+//! | `baumgarte` | 0 to 1 |
+//! | `joint_hertz` | finite, > 0 |
+//! | `joint_damping_ratio`, `slop`, `max_push_out_speed`, `restitution_threshold` | finite, >= 0 |
+//! | sleep thresholds, `time_to_sleep` | finite, >= 0 |
+
+use sprung_solver::pgs::SolverSettings;
+
+use crate::error::{finite, Error};
+use crate::sleep::SleepSettings;
+
+/// Most substeps per step: beyond it a step costs more than any scene is worth, and a typo
+/// (`u32::MAX`) would hang the step.
+pub const MAX_SUBSTEPS: u32 = 64;
+/// Most biased (or relax) iterations per substep.
+pub const MAX_ITERATIONS: u32 = 64;
+
+pub(crate) fn check_solver(s: &SolverSettings) -> Result<(), Error> {
+    if !(1..=MAX_SUBSTEPS).contains(&s.substeps) {
+        return Err(Error::OutOfRange("substeps: 1 to 64"));
+    }
+    if !(1..=MAX_ITERATIONS).contains(&s.iterations) {
+        return Err(Error::OutOfRange("iterations: 1 to 64"));
+    }
+    if s.relax_iterations > MAX_ITERATIONS {
+        return Err(Error::OutOfRange("relax iterations: 0 to 64"));
+    }
+    finite(
+        "solver settings",
+        &[
+            s.baumgarte,
+            s.joint_hertz,
+            s.joint_damping_ratio,
+            s.slop,
+            s.max_push_out_speed,
+            s.restitution_threshold,
+        ],
+    )?;
+    if !(0.0..=1.0).contains(&s.baumgarte) {
+        return Err(Error::OutOfRange("baumgarte: 0 to 1"));
+    }
+    if s.joint_hertz <= 0.0 {
+        return Err(Error::NonPositive("joint hertz"));
+    }
+    for (value, what) in [
+        (s.joint_damping_ratio, "joint damping ratio"),
+        (s.slop, "slop"),
+        (s.max_push_out_speed, "max push-out speed"),
+        (s.restitution_threshold, "restitution threshold"),
+    ] {
+        if value < 0.0 {
+            return Err(Error::Negative(what));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn check_sleep(s: &SleepSettings) -> Result<(), Error> {
+    finite(
+        "sleep settings",
+        &[s.linear_threshold, s.angular_threshold, s.time_to_sleep],
+    )?;
+    if s.linear_threshold < 0.0 || s.angular_threshold < 0.0 {
+        return Err(Error::Negative("sleep threshold"));
+    }
+    if s.time_to_sleep < 0.0 {
+        return Err(Error::Negative("time to sleep"));
+    }
+    Ok(())
+}
