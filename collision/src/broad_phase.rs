@@ -37,10 +37,12 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// Handle of one proxy (an AABB registered with the broad phase). Indices are reused after removal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ProxyId(pub u32);
 
 /// A pair of proxies, always stored with `a < b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ProxyPair {
     /// The proxy with the smaller id.
     pub a: ProxyId,
@@ -115,6 +117,7 @@ type Ends = [[u32; 2]; 3];
 
 /// One interval bound on one axis: `data = proxy << 1 | is_max`.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Endpoint {
     value: Real,
     data: u32,
@@ -160,6 +163,7 @@ impl Endpoint {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 enum State {
     /// Slot on the free list.
     Free,
@@ -172,6 +176,7 @@ enum State {
 }
 
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct ProxyInfo {
     /// The wanted fat box; equals the box in the arrays except while a move is pending.
     fat: Aabb,
@@ -184,6 +189,7 @@ struct ProxyInfo {
 
 /// Endpoint positions plus the pair set and its change log (split out for borrowing).
 #[derive(Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Tracker {
     ends: Vec<Ends>,
     pairs: PairSet,
@@ -276,6 +282,7 @@ impl Tracker {
 /// broad.update(&mut events);
 /// assert!(matches!(events[..], [PairEvent::Ended(_)]));
 /// ```
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadPhase {
     margin: Real,
     axes: [Vec<Endpoint>; 3],
@@ -287,10 +294,13 @@ pub struct BroadPhase {
     pending_remove: Vec<u32>,
     pending_move: Vec<u32>,
     /// Sort keys: a batch of new endpoints, or moved proxies by position (kept buffer).
+    #[cfg_attr(feature = "serde", serde(skip))]
     scratch: Vec<u64>,
     /// Sweep active lists: `[flagged, others]`.
+    #[cfg_attr(feature = "serde", serde(skip))]
     active: [Vec<ActiveRecord>; 2],
     /// Pairs that began, collected while `Ended` events are emitted.
+    #[cfg_attr(feature = "serde", serde(skip))]
     began: Vec<ProxyPair>,
 }
 
@@ -398,6 +408,11 @@ impl BroadPhase {
         true
     }
 
+    /// How much each proxy's box is fattened (m).
+    pub fn margin(&self) -> Real {
+        self.margin
+    }
+
     /// The fat box of a live proxy (including changes not yet applied by `update`).
     pub fn fat_aabb(&self, id: ProxyId) -> Option<Aabb> {
         let info = self.proxies.get(id.0 as usize)?;
@@ -472,6 +487,90 @@ impl BroadPhase {
         }
         events.extend(self.began.iter().map(|&p| PairEvent::Began(p)));
         log.clear();
+    }
+
+    /// Whether the internal bookkeeping holds: every endpoint array sorted and of twice the
+    /// proxies in it, each endpoint where its proxy's record says, states, free and pending
+    /// lists and the pair set naming proxies that can be there. Always true for a broad phase
+    /// built through its methods; for one restored from bytes (sprung's snapshots) it is what
+    /// stands between corrupt data and an out-of-bounds index in `update`.
+    pub fn is_consistent(&self) -> bool {
+        let n = self.proxies.len();
+        if self.track.ends.len() != n || n >= 1 << 31 {
+            return false;
+        }
+        let in_arrays = |s: State| matches!(s, State::Live | State::Removed);
+        let arrayed = self.proxies.iter().filter(|p| in_arrays(p.state)).count();
+        for (k, arr) in self.axes.iter().enumerate() {
+            if arr.len() != 2 * arrayed {
+                return false;
+            }
+            for (i, e) in arr.iter().enumerate() {
+                let p = e.proxy();
+                let placed = p < n
+                    && in_arrays(self.proxies[p].state)
+                    && self.track.ends[p][k][e.side()] as usize == i
+                    && e.value.is_finite();
+                let sorted = i == 0 || !e.before(arr[i - 1]);
+                if !(placed && sorted) {
+                    return false;
+                }
+            }
+        }
+        let boxes = self
+            .proxies
+            .iter()
+            .filter(|p| matches!(p.state, State::Queued | State::Live))
+            .all(|p| is_valid(&p.fat));
+        let live = self
+            .proxies
+            .iter()
+            .filter(|p| matches!(p.state, State::Queued | State::Live))
+            .count();
+        let mut freed = vec![false; n];
+        let free = self.free.iter().all(|&p| {
+            let p = p as usize;
+            p < n && self.proxies[p].state == State::Free && !std::mem::replace(&mut freed[p], true)
+        });
+        let free_count = self
+            .proxies
+            .iter()
+            .filter(|p| p.state == State::Free)
+            .count();
+        let pending = self
+            .pending_insert
+            .iter()
+            .chain(&self.pending_remove)
+            .chain(&self.pending_move)
+            .all(|&p| (p as usize) < n);
+        let removed = self.pending_remove.iter().all(|&p| {
+            self.proxies
+                .get(p as usize)
+                .is_some_and(|i| i.state == State::Removed)
+        });
+        let mut waiting = vec![false; n];
+        for &p in &self.pending_insert {
+            if let Some(w) = waiting.get_mut(p as usize) {
+                *w = true;
+            }
+        }
+        let queued = self
+            .proxies
+            .iter()
+            .zip(&waiting)
+            .all(|(i, &w)| i.state != State::Queued || w);
+        let pairs = self.track.pairs.iter().chain(&self.track.log).all(|pair| {
+            let (a, b) = (pair.a.0 as usize, pair.b.0 as usize);
+            a < b && b < n && in_arrays(self.proxies[a].state) && in_arrays(self.proxies[b].state)
+        });
+        boxes
+            && live == self.live
+            && free
+            && free_count == self.free.len()
+            && pending
+            && removed
+            && queued
+            && pairs
     }
 
     /// Every overlapping pair (fat boxes) as of the last `update`, sorted.

@@ -34,6 +34,7 @@ pub type FeatureId = u32;
 
 /// One contact point.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ManifoldPoint {
     /// The point on A's surface (world).
     pub point_a: Point<Real>,
@@ -52,6 +53,7 @@ pub struct ManifoldPoint {
 
 /// The contact between two shapes: a normal and up to four points.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Manifold {
     /// Unit normal from A to B (world).
     pub normal: Vector<Real>,

@@ -45,6 +45,7 @@ impl ProxyShapes for [(Shape, Isometry<Real>)] {
 
 /// One overlapping pair and its contact manifolds.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PairContact {
     /// The two proxies, `a < b`; the manifolds' normals point from `a` to `b`.
     pub pair: ProxyPair,
@@ -75,11 +76,14 @@ pub struct PairContact {
 /// assert_eq!(narrow.contacts()[0].manifolds[0].points.len(), 4);
 /// ```
 #[derive(Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NarrowPhase {
     margin: Real,
     contacts: Vec<PairContact>,
+    #[cfg_attr(feature = "serde", serde(skip))]
     index: HashMap<ProxyPair, usize>,
     /// Last step's points of the pair being updated, kept to reuse its buffer.
+    #[cfg_attr(feature = "serde", serde(skip))]
     previous: Vec<ManifoldPoint>,
 }
 
@@ -172,6 +176,20 @@ impl NarrowPhase {
                 self.remove(pair);
             }
         }
+    }
+
+    /// Rebuilds the pair index after the pairs were restored from bytes (sprung's snapshots);
+    /// false, leaving the cache empty, if a pair is not ordered (`a < b`) or appears twice.
+    pub fn reindex(&mut self) -> bool {
+        self.index.clear();
+        for (i, c) in self.contacts.iter().enumerate() {
+            if c.pair.a >= c.pair.b || self.index.insert(c.pair, i).is_some() {
+                self.index.clear();
+                self.contacts.clear();
+                return false;
+            }
+        }
+        true
     }
 
     /// Every overlapping pair with its manifolds, in a deterministic order.

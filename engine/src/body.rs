@@ -9,6 +9,7 @@ use crate::limits;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyKind {
     /// Moved by gravity, forces and contacts.
     Dynamic,
@@ -20,6 +21,7 @@ pub enum BodyKind {
 
 /// A rigid body of a [`crate::World`]: its pose, velocities, mass and the forces on it.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RigidBody {
     pub(crate) kind: BodyKind,
     pub(crate) pose: Isometry<Real>,
@@ -54,6 +56,7 @@ pub struct RigidBody {
 
 /// Mass, centre of mass and principal inertia.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mass {
     /// Mass (kg).
     pub mass: Real,
@@ -164,6 +167,45 @@ pub struct RigidBodyBuilder {
     mass: Option<Mass>,
     can_sleep: bool,
     bullet: bool,
+}
+
+impl RigidBody {
+    /// Whether a body read from bytes (a snapshot) holds what `RigidBodyBuilder` would have let
+    /// through, and finite values in the fields the step keeps.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn check(&self) -> Result<(), Error> {
+        let builder = RigidBodyBuilder {
+            kind: self.kind,
+            pose: self.pose,
+            linear_velocity: self.linear_velocity,
+            angular_velocity: self.angular_velocity,
+            linear_damping: self.linear_damping,
+            angular_damping: self.angular_damping,
+            gravity_scale: self.gravity_scale,
+            mass: Some(self.mass),
+            can_sleep: self.can_sleep,
+            bullet: self.bullet,
+        };
+        builder.build()?;
+        limits::pose("body pose", "body rotation", &self.previous_pose)?;
+        limits::rotation("mass frame", &self.mass.principal_frame)?;
+        limits::position("centre of mass", &self.mass.local_center.coords)?;
+        limits::force("force", &self.force)?;
+        limits::force("torque", &self.torque)?;
+        if let Some(target) = &self.kinematic_target {
+            limits::pose("kinematic target", "kinematic target rotation", target)?;
+        }
+        if !(self.slow_time.is_finite() && self.slow_time >= 0.0) {
+            return Err(Error::NonFinite("sleep timer"));
+        }
+        // The stored rotations are used as they are: they must already be unit.
+        for q in [&self.pose.rotation, &self.previous_pose.rotation] {
+            if (q.coords.norm() - 1.0).abs() > 1e-3 {
+                return Err(Error::OutOfRange("body rotation: not a unit quaternion"));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl RigidBodyBuilder {

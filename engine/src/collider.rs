@@ -18,6 +18,7 @@ use crate::limits;
 
 /// A shape attached to a body.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Collider {
     pub(crate) shape: Shape,
     pub(crate) local_pose: Isometry<Real>,
@@ -35,6 +36,7 @@ pub struct Collider {
 /// Which colliders meet: two colliders can touch only if each one's `memberships` share a bit
 /// with the other's `filter`. Default: member of every group, meeting every group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionGroups {
     /// The groups this collider belongs to.
     pub memberships: u32,
@@ -127,6 +129,27 @@ pub struct ColliderBuilder {
     groups: CollisionGroups,
     contact_spring: Option<Spring>,
     sensor: bool,
+}
+
+impl Collider {
+    /// Whether a collider read from bytes (a snapshot) holds what `ColliderBuilder` would have
+    /// let through, with a finite world pose.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn check(&self) -> Result<(), Error> {
+        let builder = ColliderBuilder {
+            shape: Ok(self.shape.clone()),
+            local_pose: self.local_pose,
+            density: self.density,
+            friction: self.friction,
+            restitution: self.restitution,
+            groups: self.groups,
+            contact_spring: self.contact_spring,
+            sensor: self.sensor,
+        };
+        builder.build(self.body)?;
+        limits::pose("collider pose", "collider rotation", &self.world_pose)?;
+        Ok(())
+    }
 }
 
 impl ColliderBuilder {

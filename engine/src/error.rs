@@ -34,6 +34,39 @@ pub enum Error {
     /// Half-spaces, triangle meshes, height fields and single triangles go on static bodies
     /// only: they have no volume or no bound, so no mass to move.
     StaticOnlyShape,
+    /// Bytes given to [`crate::World::restore`] were not a snapshot this build can read.
+    Snapshot(SnapshotError),
+}
+
+/// Why bytes were refused as a snapshot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnapshotError {
+    /// They do not begin with a snapshot's magic bytes.
+    NotASnapshot,
+    /// Written by another format version (the one found).
+    UnsupportedVersion(u32),
+    /// Shorter than their header says.
+    Truncated,
+    /// Their checksum does not match, or they do not decode.
+    Corrupt,
+    /// They decode to a world that breaks an invariant (says which); nothing was built.
+    Inconsistent(&'static str),
+}
+
+impl fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SnapshotError::NotASnapshot => write!(f, "not a sprung snapshot"),
+            SnapshotError::UnsupportedVersion(v) => {
+                write!(f, "snapshot format version {v} is not this build's")
+            }
+            SnapshotError::Truncated => write!(f, "the snapshot is truncated"),
+            SnapshotError::Corrupt => write!(f, "the snapshot is corrupt"),
+            SnapshotError::Inconsistent(what) => {
+                write!(f, "the snapshot's world is inconsistent: {what}")
+            }
+        }
+    }
 }
 
 impl fmt::Display for Error {
@@ -54,6 +87,7 @@ impl fmt::Display for Error {
                 f,
                 "half-spaces, triangle meshes, height fields and triangles need a static body"
             ),
+            Error::Snapshot(e) => write!(f, "cannot restore: {e}"),
         }
     }
 }

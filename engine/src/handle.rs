@@ -7,10 +7,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use slab::Slab;
-
 /// A body of a [`crate::World`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyHandle {
     pub(crate) world: u32,
     pub(crate) index: u32,
@@ -19,6 +18,7 @@ pub struct BodyHandle {
 
 /// A collider of a [`crate::World`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ColliderHandle {
     pub(crate) world: u32,
     pub(crate) index: u32,
@@ -57,12 +57,26 @@ pub(crate) fn new_world_id() -> u32 {
     NEXT.fetch_add(1, Ordering::Relaxed).max(1)
 }
 
-/// A slab whose slots count their removals, so that a handle is (world, index, generation).
+/// Slots that count their removals, so that a handle is (world, index, generation), with a
+/// free list reused last-in first-out.
+///
+/// Our own rather than `slab`'s: a snapshot must hold the free list in its order (the slots new
+/// bodies will take, and so every later step, depend on it), and `slab` does not show it.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Arena<T> {
     world: u32,
-    slab: Slab<T>,
-    generations: Vec<u32>,
+    slots: Vec<Slot<T>>,
+    /// Vacant slots, the next to reuse last.
+    free: Vec<u32>,
+    len: usize,
+}
+
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Slot<T> {
+    generation: u32,
+    value: Option<T>,
 }
 
 impl<T> Arena<T> {
@@ -70,68 +84,138 @@ impl<T> Arena<T> {
     pub fn new(world: u32) -> Self {
         Arena {
             world,
-            slab: Slab::new(),
-            generations: Vec::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            len: 0,
         }
     }
 
     pub fn insert<H: Handle>(&mut self, value: T) -> H {
-        let index = self.slab.insert(value);
-        if index >= self.generations.len() {
-            self.generations.resize(index + 1, 0);
-        }
-        H::from_parts(self.world, index as u32, self.generations[index])
+        let index = self.add(value);
+        H::from_parts(self.world, index, self.slots[index as usize].generation)
+    }
+
+    /// Stores `value` in the slot freed last (or a new one) and returns its index.
+    pub fn add(&mut self, value: T) -> u32 {
+        let index = match self.free.pop() {
+            Some(index) => index,
+            None => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    value: None,
+                });
+                self.slots.len() as u32 - 1
+            }
+        };
+        self.slots[index as usize].value = Some(value);
+        self.len += 1;
+        index
+    }
+
+    /// Empties slot `index` (if live) and returns what it held.
+    pub fn take(&mut self, index: u32) -> Option<T> {
+        let slot = self.slots.get_mut(index as usize)?;
+        let value = slot.value.take()?;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(index);
+        self.len -= 1;
+        Some(value)
     }
 
     /// The slot of a live handle of this world.
     fn slot<H: Handle>(&self, handle: H) -> Option<usize> {
         let (world, index, generation) = handle.parts();
-        let live = world == self.world
-            && self.generations.get(index as usize) == Some(&generation)
-            && self.slab.contains(index as usize);
+        let slot = self.slots.get(index as usize)?;
+        let live = world == self.world && slot.generation == generation && slot.value.is_some();
         live.then_some(index as usize)
     }
 
     pub fn get<H: Handle>(&self, handle: H) -> Option<&T> {
-        self.slab.get(self.slot(handle)?)
+        self.slots[self.slot(handle)?].value.as_ref()
     }
 
     pub fn get_mut<H: Handle>(&mut self, handle: H) -> Option<&mut T> {
         let slot = self.slot(handle)?;
-        self.slab.get_mut(slot)
+        self.slots[slot].value.as_mut()
     }
 
     pub fn remove<H: Handle>(&mut self, handle: H) -> Option<T> {
-        let slot = self.slot(handle)?;
-        self.generations[slot] = self.generations[slot].wrapping_add(1);
-        Some(self.slab.remove(slot))
+        let index = self.slot(handle)?;
+        self.take(index as u32)
     }
 
     /// The handle of the live value in slot `index`.
     pub fn handle<H: Handle>(&self, index: u32) -> H {
-        H::from_parts(self.world, index, self.generations[index as usize])
+        H::from_parts(self.world, index, self.slots[index as usize].generation)
     }
 
     /// By slot, for the step's loops (which already hold valid indices).
     pub fn at(&self, index: u32) -> &T {
-        &self.slab[index as usize]
+        self.slots[index as usize]
+            .value
+            .as_ref()
+            .expect("a live slot")
     }
 
     pub fn at_mut(&mut self, index: u32) -> &mut T {
-        &mut self.slab[index as usize]
+        self.slots[index as usize]
+            .value
+            .as_mut()
+            .expect("a live slot")
     }
 
     /// In slot order: deterministic.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
-        self.slab.iter().map(|(i, t)| (i as u32, t))
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((i as u32, s.value.as_ref()?)))
     }
 
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut T)> {
-        self.slab.iter_mut().map(|(i, t)| (i as u32, t))
+        self.slots
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(i, s)| Some((i as u32, s.value.as_mut()?)))
     }
 
     pub fn len(&self) -> usize {
-        self.slab.len()
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether slot `index` holds a value.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub fn is_live(&self, index: u32) -> bool {
+        self.slots
+            .get(index as usize)
+            .is_some_and(|s| s.value.is_some())
+    }
+
+    /// The world id its handles carry.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub fn world(&self) -> u32 {
+        self.world
+    }
+
+    /// Whether the bookkeeping holds (for a restored snapshot): `len` counts the live slots,
+    /// and the free list names every vacant slot exactly once.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub fn is_consistent(&self) -> bool {
+        let vacant = self.slots.iter().filter(|s| s.value.is_none()).count();
+        let mut seen = vec![false; self.slots.len()];
+        let free_ok = self.free.iter().all(|&i| {
+            let ok = self
+                .slots
+                .get(i as usize)
+                .is_some_and(|s| s.value.is_none())
+                && !std::mem::replace(&mut seen[i as usize], true);
+            ok
+        });
+        free_ok && self.free.len() == vacant && self.len + vacant == self.slots.len()
     }
 }
 

@@ -10,6 +10,7 @@ use crate::limits;
 
 /// A joint of a [`crate::World`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointHandle {
     pub(crate) world: u32,
     pub(crate) index: u32,
@@ -18,6 +19,7 @@ pub struct JointHandle {
 
 /// What a joint holds.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum JointKind {
     /// The anchors coincide; rotation is free. Rigid, or a zero-length spring on three axes.
     Ball {
@@ -101,6 +103,7 @@ pub enum JointKind {
 
 /// A joint: two bodies, an anchor on each (in the body's frame), and what it holds.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Joint {
     pub(crate) kind: JointKind,
     pub(crate) body_a: BodyHandle,
@@ -156,6 +159,34 @@ pub struct JointBuilder {
     local_anchor_b: Point<Real>,
     collide: bool,
     break_force: Option<Real>,
+}
+
+impl Joint {
+    /// Whether a joint read from bytes (a snapshot) holds what `JointBuilder` would have let
+    /// through: the builder's checks again, and finite carried impulses and captured frames.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn check(&self) -> Result<(), Error> {
+        let builder = JointBuilder {
+            kind: self.kind,
+            local_anchor_a: self.local_anchor_a,
+            local_anchor_b: self.local_anchor_b,
+            collide: self.collide,
+            break_force: self.break_force,
+        };
+        builder.build(self.body_a, self.body_b)?;
+        finite("joint impulses", &self.impulses)?;
+        match &self.kind {
+            JointKind::Fixed { relative, .. } | JointKind::Slider { relative, .. } => {
+                limits::rotation("joint frame", relative)?;
+            }
+            JointKind::Hinge { references, .. } => {
+                finite("joint frame", references.0.as_slice())?;
+                finite("joint frame", references.1.as_slice())?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 impl JointBuilder {

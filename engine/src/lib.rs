@@ -38,7 +38,7 @@ mod world;
 
 pub use body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
 pub use collider::{Collider, ColliderBuilder, CollisionGroups};
-pub use error::Error;
+pub use error::{Error, SnapshotError};
 pub use event::Event;
 pub use handle::{BodyHandle, ColliderHandle};
 pub use joint::{Joint, JointBuilder, JointHandle, JointKind};
@@ -49,6 +49,8 @@ pub use sprung_solver as solver;
 pub use sprung_solver::pgs::SolverSettings;
 pub use sprung_solver::softness::Spring;
 pub use stepper::FixedStepper;
+#[cfg(feature = "serde")]
+pub use world::SNAPSHOT_VERSION;
 pub use world::{LimitedSpring, StepReport, World};
 
 /// Springs outside the rigid-body solver, for gameplay code: the toolkit of dampers, exact

@@ -19,6 +19,7 @@ use crate::handle::Arena;
 /// world.set_sleep_settings(slower).unwrap();
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SleepSettings {
     /// Whether islands may sleep at all.
     pub enabled: bool,
@@ -47,19 +48,39 @@ impl Default for SleepSettings {
 /// the step's contacts and joints: no graph is kept up to date through every change. An island
 /// that falls asleep is remembered as its list of body slots, so that touching any of its
 /// bodies wakes all of them at once, and a sleeping island costs nothing until then.
-#[derive(Debug, Default)]
+#[derive(Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Islands {
     /// Union-find parent of each solver body (reused each step).
+    #[cfg_attr(feature = "serde", serde(skip))]
     parent: Vec<u32>,
     /// Per root: the shortest time any member has been slow.
+    #[cfg_attr(feature = "serde", serde(skip))]
     slowest: Vec<Real>,
     /// Per root: the sleeping island it became this step (u32::MAX: none).
+    #[cfg_attr(feature = "serde", serde(skip))]
     became: Vec<u32>,
     /// Sleeping islands: the slots of their bodies.
-    asleep: slab::Slab<Vec<u32>>,
+    asleep: Arena<Vec<u32>>,
     /// Bodies that fell asleep or woke since the events were last collected.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) fell_asleep: Vec<u32>,
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) woke: Vec<u32>,
+}
+
+impl Default for Islands {
+    fn default() -> Self {
+        Islands {
+            parent: Vec::new(),
+            slowest: Vec::new(),
+            became: Vec::new(),
+            // Island ids never leave the engine: no world id needed.
+            asleep: Arena::new(0),
+            fell_asleep: Vec::new(),
+            woke: Vec::new(),
+        }
+    }
 }
 
 impl Islands {
@@ -68,13 +89,36 @@ impl Islands {
         let Some(island) = bodies.at(slot).island else {
             return false;
         };
-        for member in self.asleep.remove(island as usize) {
+        for member in self.asleep.take(island).unwrap_or_default() {
             let body = bodies.at_mut(member);
             body.island = None;
             body.slow_time = 0.0;
             self.woke.push(member);
         }
         true
+    }
+
+    /// Whether the sleeping islands and the bodies agree (for a restored snapshot): each island
+    /// lists live dynamic bodies that name it, and each body naming an island is listed there.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn is_consistent(&self, bodies: &Arena<RigidBody>) -> bool {
+        if !self.asleep.is_consistent() {
+            return false;
+        }
+        let listed = self.asleep.iter().all(|(island, members)| {
+            !members.is_empty()
+                && members.iter().all(|&slot| {
+                    bodies.is_live(slot) && {
+                        let body = bodies.at(slot);
+                        body.island == Some(island) && body.kind == BodyKind::Dynamic
+                    }
+                })
+        });
+        let named = bodies.iter().all(|(slot, body)| match body.island {
+            None => true,
+            Some(island) => self.asleep.is_live(island) && self.asleep.at(island).contains(&slot),
+        });
+        listed && named
     }
 
     /// True if some island sleeps.
@@ -84,8 +128,9 @@ impl Islands {
 
     /// Wakes every sleeping island (sleeping was turned off).
     pub(crate) fn wake_all(&mut self, bodies: &mut Arena<RigidBody>) {
-        while let Some(island) = self.asleep.iter().next().map(|(i, _)| i) {
-            let first = self.asleep[island][0];
+        loop {
+            let first = self.asleep.iter().next().map(|(_, members)| members[0]);
+            let Some(first) = first else { break };
             self.wake(bodies, first);
         }
     }
@@ -155,10 +200,10 @@ impl Islands {
                 continue;
             }
             if self.became[root] == u32::MAX {
-                self.became[root] = self.asleep.insert(Vec::new()) as u32;
+                self.became[root] = self.asleep.add(Vec::new());
             }
             let island = self.became[root];
-            self.asleep[island as usize].push(slot);
+            self.asleep.at_mut(island).push(slot);
             let body = bodies.at_mut(slot);
             body.island = Some(island);
             body.linear_velocity = Vector::zeros();

@@ -44,8 +44,12 @@ mod hash;
 mod quarantine;
 mod rows;
 mod sleeping;
+#[cfg(feature = "serde")]
+mod snapshot;
 
 pub(crate) use quarantine::runaway;
+#[cfg(feature = "serde")]
+pub use snapshot::SNAPSHOT_VERSION;
 
 /// How much the broad phase fattens every box (m): bodies moving less than this between steps
 /// cost the broad phase nothing.

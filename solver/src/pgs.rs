@@ -25,6 +25,7 @@ use crate::Real;
 /// pyramid wall's drift is 0.035 at 4 substeps with 2 relax passes and 0.032 at 8 with 1, for
 /// 27% more time per step.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SolverSettings {
     /// Substeps per step (>= 1).
     pub substeps: u32,

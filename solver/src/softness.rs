@@ -89,6 +89,7 @@ impl Softness {
 /// assert!((omega - 1.678_347 / 0.5).abs() < 1e-4);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Spring {
     /// Frequency (Hz) and damping ratio (1 = critical): the same motion whatever the masses.
     Frequency {

@@ -20,9 +20,13 @@ impl StateHasher {
         StateHasher(FNV_OFFSET)
     }
 
+    pub(crate) fn byte(&mut self, byte: u8) {
+        self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(FNV_PRIME);
+    }
+
     pub(crate) fn word(&mut self, word: u32) {
         for byte in word.to_le_bytes() {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(FNV_PRIME);
+            self.byte(byte);
         }
     }
 

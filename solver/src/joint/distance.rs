@@ -28,6 +28,7 @@ pub struct DistanceJoint {
 
 /// How a distance joint is set.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceSettings {
     /// Rest length (m).
     pub rest_length: Real,

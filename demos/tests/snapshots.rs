@@ -1,0 +1,233 @@
+//! Snapshots: a world saved and restored steps on exactly as the original would have (the state
+//! hash after N + M steps is the same), and bytes that are not a whole, current snapshot are a
+//! typed error, never a panic.
+
+use sprung::math::{Point, Real, Vector};
+use sprung::{
+    ColliderBuilder, Error, JointBuilder, RigidBodyBuilder, SnapshotError, Spring, World,
+    SNAPSHOT_VERSION,
+};
+use sprung_demos::find;
+
+/// The scene stepped `first` steps, saved, restored into a fresh world, and stepped `then`
+/// more, against the same scene stepped `first + then` without a break.
+fn round_trip(name: &str, first: usize, then: usize) {
+    let spec = find(name).unwrap();
+    let mut straight = (spec.build)();
+    let mut interrupted = (spec.build)();
+    let start = straight.world.state_hash();
+    for _ in 0..first {
+        straight.step(spec.dt).unwrap();
+        interrupted.step(spec.dt).unwrap();
+    }
+    let bytes = interrupted.world.save();
+    let mut restored = World::restore(&bytes).unwrap();
+    assert_eq!(
+        restored.state_hash(),
+        interrupted.world.state_hash(),
+        "{name}"
+    );
+    // Saving the restored world gives the same world again.
+    assert_eq!(
+        World::restore(&restored.save()).unwrap().state_hash(),
+        restored.state_hash()
+    );
+    for _ in 0..then {
+        straight.step(spec.dt).unwrap();
+        restored.step(spec.dt).unwrap();
+    }
+    assert_eq!(restored.state_hash(), straight.world.state_hash(), "{name}");
+    assert_ne!(restored.state_hash(), start, "{name}: the scene moved");
+}
+
+#[test]
+fn standard_scenes_step_on_from_a_snapshot_bit_for_bit() {
+    // The 300 + 300 where a scene is cheap; the larger ones shorter, to keep CI short.
+    for (name, first, then) in [
+        ("pyramid", 150, 150),
+        ("convex", 40, 40),
+        ("spring_net", 300, 300),
+        ("bullet", 20, 40),
+        ("joint_grid", 30, 30),
+    ] {
+        round_trip(name, first, then);
+    }
+}
+
+/// A world with what the scenes lack: removals (free slots), a world joint (the hidden anchor),
+/// a joint that turns collision off, an excluded pair, a sensor, a kinematic body, sleepers.
+fn busy_world() -> World {
+    let mut world = World::default();
+    let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    world
+        .add_collider(ColliderBuilder::halfspace(Vector::y()), ground)
+        .unwrap();
+    let mut cubes = Vec::new();
+    for i in 0..8 {
+        let body = world
+            .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(
+                (i % 4) as Real * 1.5,
+                0.5 + (i / 4) as Real * 1.01,
+                0.0,
+            )))
+            .unwrap();
+        world
+            .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), body)
+            .unwrap();
+        cubes.push(body);
+    }
+    world.remove_body(cubes[2]).unwrap();
+    world.remove_body(cubes[5]).unwrap();
+    let spring = Spring::Frequency {
+        hertz: 2.0,
+        damping_ratio: 0.2,
+    };
+    world
+        .add_world_joint(
+            JointBuilder::attachment(Point::origin(), Point::new(0.0, 3.0, 0.0), spring, 1e4),
+            cubes[0],
+        )
+        .unwrap();
+    world
+        .add_joint(
+            JointBuilder::hinge(
+                Point::new(0.75, 0.0, 0.0),
+                Point::new(-0.75, 0.0, 0.0),
+                Vector::z(),
+                Vector::z(),
+            )
+            .collide(false),
+            cubes[1],
+            cubes[3],
+        )
+        .unwrap();
+    world.set_pair_collision(cubes[6], cubes[7], false).unwrap();
+    let sensor = world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(3.0, 0.5, 0.0)))
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::ball(1.0).sensor(true), sensor)
+        .unwrap();
+    let platform = world
+        .add_body(
+            RigidBodyBuilder::kinematic()
+                .translation(Vector::new(-3.0, 0.2, 0.0))
+                .linear_velocity(Vector::new(0.0, 0.0, 0.3)),
+        )
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::cuboid(1.0, 0.2, 1.0), platform)
+        .unwrap();
+    world
+}
+
+#[test]
+fn a_busy_world_steps_on_from_a_snapshot_bit_for_bit() {
+    for first in [0, 1, 37, 90] {
+        let (mut straight, mut interrupted) = (busy_world(), busy_world());
+        for _ in 0..first {
+            straight.step(1.0 / 60.0).unwrap();
+            interrupted.step(1.0 / 60.0).unwrap();
+        }
+        let mut restored = World::restore(&interrupted.save()).unwrap();
+        for _ in 0..150 {
+            straight.step(1.0 / 60.0).unwrap();
+            restored.step(1.0 / 60.0).unwrap();
+        }
+        assert_eq!(
+            restored.state_hash(),
+            straight.state_hash(),
+            "after {first}"
+        );
+        // Handles of the saved world work in the restored one, and slots are reused the same
+        // way (the hash covers each body's slot and generation).
+        for (handle, _) in interrupted.bodies() {
+            assert!(restored.body(handle).is_some());
+        }
+        for w in [&mut straight, &mut restored] {
+            w.add_body(RigidBodyBuilder::dynamic()).unwrap();
+            w.add_body(RigidBodyBuilder::dynamic()).unwrap();
+        }
+        assert_eq!(
+            restored.state_hash(),
+            straight.state_hash(),
+            "new slots after {first}"
+        );
+        let asleep = |w: &World| w.bodies().filter(|(_, b)| b.is_sleeping()).count();
+        assert_eq!(asleep(&restored), asleep(&straight));
+    }
+}
+
+#[test]
+fn bytes_that_are_not_a_whole_current_snapshot_are_refused() {
+    let mut world = busy_world();
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let bytes = world.save();
+    let err = |b: &[u8]| {
+        World::restore(b).err().map(|e| match e {
+            Error::Snapshot(s) => s,
+            other => panic!("not a snapshot error: {other:?}"),
+        })
+    };
+    assert_eq!(err(b""), Some(SnapshotError::NotASnapshot));
+    assert_eq!(
+        err(b"PK\x03\x04 a zip file"),
+        Some(SnapshotError::NotASnapshot)
+    );
+    // Every truncation.
+    for len in 8..bytes.len() {
+        assert_eq!(err(&bytes[..len]), Some(SnapshotError::Truncated), "{len}");
+    }
+    // Another version.
+    let mut other = bytes.clone();
+    other[8..12].copy_from_slice(&(SNAPSHOT_VERSION + 1).to_le_bytes());
+    assert_eq!(
+        err(&other),
+        Some(SnapshotError::UnsupportedVersion(SNAPSHOT_VERSION + 1))
+    );
+    // Any flipped bit of the payload.
+    for at in (28..bytes.len()).step_by(7) {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x10;
+        assert_eq!(err(&flipped), Some(SnapshotError::Corrupt), "{at}");
+    }
+    assert!(World::restore(&bytes).is_ok());
+}
+
+#[test]
+fn payloads_that_decode_but_break_the_world_are_refused_without_a_panic() {
+    let mut world = busy_world();
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let payload = world.save()[28..].to_vec();
+    assert!(World::restore_payload(&payload).is_ok());
+    // Every single-byte change past the checksum: each is refused or restores a world that
+    // steps without a panic and stays finite.
+    let (mut refused, mut accepted) = (0, 0);
+    for at in 0..payload.len() {
+        for delta in [1u8, 0x80] {
+            let mut bytes = payload.clone();
+            bytes[at] = bytes[at].wrapping_add(delta);
+            match World::restore_payload(&bytes) {
+                Err(Error::Snapshot(_)) => refused += 1,
+                Err(other) => panic!("not a snapshot error: {other:?}"),
+                Ok(mut w) => {
+                    accepted += 1;
+                    for _ in 0..3 {
+                        w.step(1.0 / 60.0).unwrap();
+                    }
+                    assert!(w
+                        .bodies()
+                        .all(|(_, b)| b.translation().iter().all(|x| x.is_finite())));
+                }
+            }
+        }
+    }
+    assert!(
+        refused > 0 && accepted > 0,
+        "{refused} refused, {accepted} accepted"
+    );
+}
