@@ -47,6 +47,10 @@ impl World {
     /// worlds built and stepped the same way on the same machine, whatever the thread count;
     /// the world's id (inside its handles) is left out, so two such worlds hash alike.
     ///
+    /// The order in which a world was built is part of its state: bodies, colliders and joints
+    /// take slots in creation order and the solver visits them in that order, so the same
+    /// bodies added in another order make another world, which may hash and step differently.
+    ///
     /// ```
     /// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
     /// use sprung::math::Vector;
