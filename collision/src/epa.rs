@@ -23,6 +23,7 @@ use smallvec::SmallVec;
 
 use crate::gjk::{gjk, CorePair, Simplex, SupportPoint};
 use crate::shape::Shape;
+use crate::unit::unit_vector;
 
 const MAX_ITERATIONS: usize = 64;
 /// Vertices are indexed by u8.
@@ -165,11 +166,9 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
         .max((probe[0].w - probe[1].w).norm())
         .max(Real::MIN_POSITIVE);
     let eps = 1.0e-6 * scale;
-    let hint = if hint.norm_squared() > 0.0 {
-        *hint
-    } else {
-        Vector::y()
-    };
+    // The hint is the centres' offset, which the user's poses set: made unit without squaring
+    // (an offset of 1e20 would square to infinity), Y if it has no direction.
+    let hint = unit_vector(hint).map_or(Vector::y(), |h| h.into_inner());
 
     // Blow the simplex up to a tetrahedron. A direction that finds no new point proves the
     // difference flat (or a line, or a point) in the directions tried.
@@ -190,7 +189,7 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
         {
             poly.vertices.push(w);
         } else {
-            return flat(hint.normalize(), &hint, simplex);
+            return flat(hint, &hint, simplex);
         }
     }
     if poly.vertices.len() == 2 {
@@ -209,7 +208,7 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
             None => {
                 // A line: every perpendicular has depth zero; take the one nearest the hint.
                 let n = hint - d * hint.dot(&d);
-                let n = n.try_normalize(1.0e-12).unwrap_or(e1);
+                let n = unit_vector(&n).map_or(e1, |n| n.into_inner());
                 return flat(n, &hint, simplex);
             }
         }
@@ -218,7 +217,8 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
         let [p0, p1, p2] = [0, 1, 2].map(|i| poly.vertices[i].w);
         let n = (p1 - p0).cross(&(p2 - p0));
         let Some(n) = n.try_normalize(Real::MIN_POSITIVE.sqrt()) else {
-            return flat(perpendicular(&(p1 - p0).normalize()), &hint, simplex);
+            let d = unit_vector(&(p1 - p0)).map_or(Vector::x(), |d| d.into_inner());
+            return flat(perpendicular(&d), &hint, simplex);
         };
         let found = [n, -n]
             .iter()
@@ -290,12 +290,12 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
         }
     }
     if poly.faces.is_empty() {
-        return flat(hint.normalize(), &hint, simplex);
+        return flat(hint, &hint, simplex);
     }
     let nearest = poly.nearest();
     let face = poly.faces[nearest];
     if !face.distance.is_finite() {
-        return flat(hint.normalize(), &hint, simplex);
+        return flat(hint, &hint, simplex);
     }
     poly.penetration(&face)
 }

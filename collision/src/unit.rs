@@ -73,7 +73,10 @@ mod tests {
         let reference = Vector::new(1.0, -2.0, 2.0) / 3.0;
         for scale in [1e-30, 1e-20, 1.0, 1e20, 1e30, 1e38] {
             let n = unit_vector(&(Vector::new(1.0, -2.0, 2.0) * scale)).unwrap();
-            assert!((n.into_inner() - reference).norm() < 1e-6, "scale {scale}: {n:?}");
+            assert!(
+                (n.into_inner() - reference).norm() < 1e-6,
+                "scale {scale}: {n:?}"
+            );
         }
     }
 
