@@ -56,6 +56,9 @@ struct Face {
 struct Polytope {
     vertices: SmallVec<[SupportPoint; 72]>,
     faces: SmallVec<[Face; 160]>,
+    /// A point strictly inside the polytope (the first tetrahedron's centroid; the polytope
+    /// only grows): every face normal is turned to point away from it.
+    interior: Vector<Real>,
 }
 
 impl Polytope {
@@ -63,6 +66,15 @@ impl Polytope {
         let [a, b, c] = v.map(|i| self.vertices[i as usize].w);
         let n = (b - a).cross(&(c - a));
         match n.try_normalize(Real::MIN_POSITIVE.sqrt()) {
+            // Wound the wrong way by rounding (a sliver first tetrahedron, the origin almost
+            // on an edge: a fuzzer finding, where an inward face ended EPA at depth 0 inside
+            // boxes 320 m deep): turned round, normal and winding, so that the origin (inside)
+            // is behind every face.
+            Some(n) if n.dot(&(a - self.interior)) < 0.0 => Face {
+                v: [v[0], v[2], v[1]],
+                normal: -n,
+                distance: -n.dot(&a),
+            },
             Some(n) => Face {
                 v,
                 normal: n,
@@ -154,6 +166,7 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
     let mut poly = Polytope {
         vertices: SmallVec::new(),
         faces: SmallVec::new(),
+        interior: Vector::zeros(),
     };
     poly.vertices.extend_from_slice(simplex.points());
     let scale = poly
@@ -231,6 +244,7 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
     }
 
     // The tetrahedron, every face wound outwards (away from the opposite vertex).
+    poly.interior = poly.vertices.iter().map(|p| p.w).sum::<Vector<Real>>() / 4.0;
     for (i, j, k, l) in [(0, 1, 2, 3), (0, 3, 1, 2), (0, 2, 3, 1), (1, 3, 2, 0)] {
         let w = |x: usize| poly.vertices[x].w;
         let n = (w(j) - w(i)).cross(&(w(k) - w(i)));
@@ -336,13 +350,18 @@ pub fn contact(
     let offset = pair.pose_ab().translation.vector;
     let g = gjk(&pair, &offset);
     let (ra, rb) = (a.radius(), b.radius());
-    let (separation, normal, pa, pb) = if !g.overlapping && g.distance > 0.0 {
+    // The GJK normal made unit without squaring (a v of 1e-22 gave a normal 0.5% short of
+    // unit: a fuzzer finding); a v too small to have a direction is a touch, for EPA.
+    let apart = (!g.overlapping && g.distance > 0.0)
+        .then(|| unit_vector(&-g.v))
+        .flatten();
+    let (separation, normal, pa, pb) = if let Some(normal) = apart {
         let separation = g.distance - ra - rb;
         if separation > margin {
             return None;
         }
         let (pa, pb) = g.simplex.witnesses();
-        (separation, -g.v / g.distance, pa, pb)
+        (separation, normal.into_inner(), pa, pb)
     } else {
         let p = epa(&pair, &g.simplex, &offset);
         (-(p.depth + ra + rb), p.normal, p.point_a, p.point_b)

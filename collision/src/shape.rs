@@ -61,10 +61,13 @@ pub enum ShapeError {
     NonPositive,
     /// A dimension, coordinate or scaled height beyond [`MAX_EXTENT`].
     TooLarge,
-    /// A solid smaller than [`MIN_DIMENSION`] (radius, half extent, or a hull's width).
+    /// A solid smaller than [`MIN_DIMENSION`] (radius, half extent, or a hull's width or its
+    /// thickness across a face).
     TooSmall,
-    /// A hull whose points do not span a volume (fewer than four points off one plane), or a
-    /// hull built by hand without faces or with a face on a missing vertex.
+    /// A hull whose points do not span a volume (fewer than four points off one plane), one so
+    /// flat that parry3d folds it into fewer than four faces (a pyramid whose sides slope
+    /// under about 1.5 degrees: parry3d merges faces whose normals are that close), or a hull
+    /// built by hand with such faces, a zero face normal or a vertex on no face.
     DegenerateHull,
     /// A triangle mesh without vertices or triangles.
     EmptyMesh,
@@ -96,7 +99,8 @@ impl fmt::Display for ShapeError {
             ShapeError::DegenerateHull => {
                 write!(
                     f,
-                    "convex hull points must span a volume (at least four points off one plane)"
+                    "convex hull points must span a volume (at least four points off one plane, \
+                     sides sloping more than about 1.5 degrees)"
                 )
             }
             ShapeError::EmptyMesh => write!(f, "a triangle mesh needs vertices and triangles"),
@@ -228,7 +232,7 @@ fn hull_points(points: &[Point<Real>]) -> Result<Real, ShapeError> {
     }
 }
 
-/// A hand-built hull's topology: faces exist with unit normals (parry3d leaves a zero normal
+/// A hand-built hull's topology: at least four faces with unit normals (parry3d leaves a zero normal
 /// on a face it finds degenerate), every face and vertex range and every vertex
 /// index lies inside parry3d's arrays (the manifold stage indexes them unchecked), and every
 /// point is a vertex of some face (the support map sees every point; a point on no face, which
@@ -241,7 +245,9 @@ fn hull_topology(hull: &ConvexPolyhedron) -> Result<(), ShapeError> {
     let in_range = |first: u32, count: u32, len: usize| {
         count > 0 && (first as usize).saturating_add(count as usize) <= len
     };
-    let consistent = !faces.is_empty()
+    // A closed polytope has at least four faces: parry3d can fold a nearly flat cloud into
+    // two back-to-back polygons (a fuzzer finding), which has no volume or inertia.
+    let consistent = faces.len() >= 4
         && vertices.len() == points.len()
         && on_face.iter().all(|&i| (i as usize) < points.len())
         && at_vertex.iter().all(|&i| (i as usize) < faces.len())
@@ -264,6 +270,23 @@ fn hull_topology(hull: &ConvexPolyhedron) -> Result<(), ShapeError> {
     } else {
         Err(ShapeError::DegenerateHull)
     }
+}
+
+/// A hull at least [`MIN_DIMENSION`] thick across each face (its width along the face's
+/// normal), as a box must be at least that in each half extent: a needle of 4 um by 0.9 mm
+/// passed the width test and had no usable inertia (a fuzzer finding).
+fn hull_thickness(hull: &ConvexPolyhedron) -> Result<(), ShapeError> {
+    let points = hull.points();
+    for face in hull.faces() {
+        let (lo, hi) = points.iter().fold((Real::MAX, Real::MIN), |(lo, hi), p| {
+            let d = face.normal.dot(&p.coords);
+            (lo.min(d), hi.max(d))
+        });
+        if hi - lo < MIN_DIMENSION {
+            return Err(ShapeError::TooSmall);
+        }
+    }
+    Ok(())
 }
 
 /// A triangle: finite corners within [`MAX_EXTENT`] and a non-zero area (parry3d's test: a
@@ -416,6 +439,7 @@ impl Shape {
     }
 
     /// A triangle mesh of `vertices` and counter-clockwise `indices` (outward side in front).
+    /// Vertex coordinates under 1e-20 m in magnitude are taken as zero (see the body).
     /// Refused: no vertices or triangles, a non-finite vertex or one beyond [`MAX_EXTENT`],
     /// an index out of range, or only zero-area triangles (single ones are kept and never
     /// touched). Duplicate vertices are merged and edge pseudo-normals computed, which the
@@ -425,6 +449,14 @@ impl Shape {
         indices: Vec<[u32; 3]>,
     ) -> Result<Shape, ShapeError> {
         mesh_arrays(&vertices, &indices)?;
+        // parry3d's BVH bins triangles by 8 / (spread of their centres): a spread below 2e-38
+        // (coordinates near the subnormals) makes that infinite and indexes out of bounds (a
+        // fuzzer finding: a panic inside parry3d). Coordinates under 1e-20 m, far below any
+        // size a mesh can mean, are taken as zero, so that every spread is 0 or above 1e-27.
+        let vertices = vertices
+            .into_iter()
+            .map(|p| p.map(|c| if c.abs() < 1.0e-20 { 0.0 } else { c }))
+            .collect();
         let mesh = TriMesh::with_flags(vertices, indices, TriMeshFlags::FIX_INTERNAL_EDGES)
             .map_err(|_| ShapeError::DegenerateMesh)?;
         let shape = Shape::TriMesh(Arc::new(mesh));
@@ -568,10 +600,11 @@ impl Shape {
     /// Mass, centre of mass and inertia at `density` (kg/m^3), from parry3d; zero for the
     /// static-only shapes.
     pub fn mass_properties(&self, density: Real) -> MassProperties {
-        if self.is_static_only() {
-            return MassProperties::default();
+        match self {
+            _ if self.is_static_only() => MassProperties::default(),
+            Shape::ConvexHull(h) => hull_mass_properties(h, density),
+            _ => self.as_parry().mass_properties(density),
         }
-        self.as_parry().mass_properties(density)
     }
 
     /// A length that stands for the size of the shape: tolerances are taken relative to it.
@@ -619,7 +652,8 @@ impl Shape {
             }
             Shape::ConvexHull(h) => {
                 hull_points(h.points())?;
-                hull_topology(h)
+                hull_topology(h)?;
+                hull_thickness(h)
             }
             Shape::Triangle(t) => triangle_corners(t),
             Shape::HalfSpace(h) => unit_normal(&h.normal),
@@ -768,6 +802,68 @@ pub(crate) fn facet_planes(
         }
         planes
     })
+}
+
+/// Mass, centre of mass and inertia of a hull of `density` (kg/m^3), in f64 about the mean of
+/// its vertices.
+///
+/// Not parry3d's: it sums in f32 about the local origin and shifts to the centre of mass
+/// afterwards, and the cancellation left a thin hull (0.9 mm by 4 um, found by fuzzing) with
+/// its centre of mass 13 mm outside itself and every principal inertia negative, clamped to
+/// zero (an infinite inertia). Here each facet triangle makes a tetrahedron with the reference
+/// point; its covariance is `det(A) A C A^T` with `C` the canonical tetrahedron's
+/// (`[[2,1,1],[1,2,1],[1,1,2]] / 120`), summed, shifted to the centre of mass and turned into
+/// the inertia tensor `tr(C) I - C` (Eberly, "Polyhedral Mass Properties (Revisited)", 2002;
+/// Kallay, "Computing the Moment of Inertia of a Solid Defined by a Triangle Mesh", 2006). The
+/// eigen decomposition is f64 too, so a needle's small principal inertia keeps its digits.
+fn hull_mass_properties(hull: &ConvexPolyhedron, density: Real) -> MassProperties {
+    use parry3d::na::{Matrix3, Vector3};
+    let points = hull.points();
+    let to64 = |p: &Point<Real>| Vector3::new(p.x as f64, p.y as f64, p.z as f64);
+    let reference = points.iter().map(to64).sum::<Vector3<f64>>() / points.len().max(1) as f64;
+    let adjacent = hull.vertices_adj_to_face();
+    let canonical = Matrix3::new(2.0, 1.0, 1.0, 1.0, 2.0, 1.0, 1.0, 1.0, 2.0) / 120.0;
+    let (mut volume, mut moment, mut covariance) = (0.0, Vector3::zeros(), Matrix3::zeros());
+    for face in hull.faces() {
+        let first = face.first_vertex_or_edge as usize;
+        let ids = &adjacent[first..first + face.num_vertices_or_edges as usize];
+        // A fan over the face (convex, wound counter-clockwise about its outward normal).
+        for k in 1..ids.len().saturating_sub(1) {
+            let [a, b, c] =
+                [ids[0], ids[k], ids[k + 1]].map(|i| to64(&points[i as usize]) - reference);
+            let m = Matrix3::from_columns(&[a, b, c]);
+            // Six times the volume. The reference point (the vertices' mean) is inside the
+            // hull, so every tetrahedron counts positive, whichever way parry3d wound the
+            // face (a sliver came back with a face wound inwards: a fuzzer finding).
+            let det = m.determinant().abs();
+            volume += det / 6.0;
+            moment += (a + b + c) * (det / 24.0);
+            covariance += m * canonical * m.transpose() * det;
+        }
+    }
+    let rho = density as f64;
+    if volume.is_nan() || volume <= 0.0 {
+        return MassProperties::default(); // unreachable for a hull that passed `check`
+    }
+    let com = moment / volume;
+    let mass = rho * volume;
+    let covariance = covariance * rho - com * com.transpose() * mass;
+    let inertia = Matrix3::identity() * covariance.trace() - covariance;
+    let mut eigen = inertia.symmetric_eigen();
+    if eigen.eigenvectors.determinant() < 0.0 {
+        eigen.eigenvectors.swap_columns(1, 2);
+        eigen.eigenvalues.swap_rows(1, 2);
+    }
+    let frame = parry3d::na::Rotation3::from_matrix_unchecked(eigen.eigenvectors.cast::<Real>());
+    let frame = parry3d::na::UnitQuaternion::from_rotation_matrix(&frame);
+    let principal = eigen.eigenvalues.map(|e| e.max(0.0) as Real);
+    let com = reference + com;
+    MassProperties::with_principal_inertia_frame(
+        Point::new(com.x as Real, com.y as Real, com.z as Real),
+        mass as Real,
+        principal,
+        frame,
+    )
 }
 
 /// The hull's points that are a vertex of some face.

@@ -89,10 +89,17 @@ pub fn ray_cast(
             if !toi.is_finite() {
                 return None; // see below
             }
+            // parry3d answers a solid cast from inside with a zero normal; ours is -dir, as
+            // for every other shape (the module doc).
+            let normal = if hit.normal.norm_squared() > 0.5 {
+                pose * hit.normal
+            } else {
+                -unit
+            };
             return Some(RayHit {
                 toi,
                 point: origin + unit * hit.time_of_impact,
-                normal: pose * hit.normal,
+                normal,
             });
         }
     }?;
@@ -169,7 +176,7 @@ impl Chord {
 
 /// The unit direction from `center` to `p`, or `fallback` if they coincide.
 fn radial(p: &Point<Real>, center: &Point<Real>, fallback: &Vector<Real>) -> Vector<Real> {
-    (p - center).try_normalize(0.0).unwrap_or(*fallback)
+    unit_vector(&(p - center)).map_or(*fallback, |n| n.into_inner())
 }
 
 /// The line's parameters where it is within `radius` of the origin, measuring only the part of
@@ -264,11 +271,15 @@ fn capsule_chord(capsule: &Capsule, o: &Point<Real>, d: &Vector<Real>) -> Option
         return spheres;
     };
     // Where along the axis the line crosses the curved side, and the outward normal there.
+    // If rounding puts the crossing on the axis itself (an origin far beyond the shapes'
+    // bounds: a fuzzer finding gave a zero normal), the side faces back along the ray.
+    let back = unit_vector(&across(-*d))
+        .or_else(|| unit_vector(&axis.cross(&Vector::x())))
+        .or_else(|| unit_vector(&axis.cross(&Vector::y())))
+        .map_or(Vector::x(), |n| n.into_inner());
     let side = |t: Real| {
         let s = axis.dot(&(oa + d * t));
-        let normal = across(oa + d * t)
-            .try_normalize(0.0)
-            .unwrap_or(Vector::zeros());
+        let normal = unit_vector(&across(oa + d * t)).map_or(back, |n| n.into_inner());
         ((0.0..=length).contains(&s), normal)
     };
     let (enter_on_side, enter_normal) = side(enter);
