@@ -253,3 +253,26 @@ fn a_mesh_with_subnormal_coordinates_builds() {
     .unwrap();
     assert!((hit.toi - 1.0).abs() < 1e-6, "{hit:?}");
 }
+
+/// narrow_phase: a box 9 mm thin through the middle of a 70 km one, both axis-aligned. GJK's
+/// direction carried f32 noise, the descent stalled, and it reported the boxes 0.14 m apart
+/// while they overlap by 784 m. A stop without a separating plane now counts as touching, and
+/// EPA measures the depth; parry3d's contact is the oracle.
+#[test]
+fn a_stalled_gjk_does_not_claim_separation() {
+    let a = Shape::cuboid(Vector::new(8.379211, 509.79614, 0.004547119)).unwrap();
+    let b = Shape::cuboid(Vector::new(70587.16, 274.6582, 7537.842)).unwrap();
+    let pa = Isometry::translation(-3.0517578e-5, 0.14059448, 815.73486);
+    let pb = Isometry::identity();
+    assert!(gjk::intersects(&a, &pa, &b, &pb));
+    assert_eq!(gjk::distance(&a, &pa, &b, &pb).distance, 0.0);
+    let theirs =
+        sprung_collision::parry3d::query::contact(&pa, a.as_parry(), &pb, b.as_parry(), 0.0)
+            .unwrap()
+            .unwrap();
+    let ours = epa::contact(&a, &pa, &b, &pb, Real::INFINITY).unwrap();
+    assert!(
+        (ours.separation - theirs.dist).abs() < 1e-3 * theirs.dist.abs(),
+        "{ours:?} vs {theirs:?}"
+    );
+}
