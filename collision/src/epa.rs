@@ -258,6 +258,10 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
     }
 
     let mut horizon: SmallVec<[(u8, u8); 64]> = SmallVec::new();
+    // The smallest support height seen, `h(n) = max over the difference of n . x`, with its
+    // direction and support point. The depth is the minimum of h over all directions, so each
+    // one is an upper bound: the answer if the polytope breaks (below).
+    let mut best: Option<(Real, Vector<Real>, SupportPoint)> = None;
     for _ in 0..MAX_ITERATIONS {
         let nearest = poly.nearest();
         let face = poly.faces[nearest];
@@ -265,7 +269,22 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
             break;
         }
         let w = pair.support(&face.normal);
-        if w.w.dot(&face.normal) - face.distance <= GAP_TOLERANCE * scale
+        let height = w.w.dot(&face.normal);
+        let lower = match best {
+            Some((h, _, _)) => height < h,
+            None => true,
+        };
+        if lower {
+            best = Some((height, face.normal, w));
+        }
+        // The origin in front of the nearest face: rounding in the horizon (a new point
+        // nearly on a face's plane) left the polytope not convex (a fuzzer finding: two
+        // cubes 612 m deep came out at depth 0). Its faces no longer bound the depth from
+        // below; the best support height does from above, within a fraction of a percent.
+        if face.distance < -eps {
+            break;
+        }
+        if height - face.distance <= GAP_TOLERANCE * scale
             || poly.vertices.iter().any(|p| p.w == w.w)
             || poly.vertices.len() >= MAX_VERTICES
         {
@@ -303,15 +322,25 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
             break;
         }
     }
-    if poly.faces.is_empty() {
-        return flat(hint, &hint, simplex);
+    if let Some(face) = poly
+        .faces
+        .get(poly.nearest())
+        .filter(|f| f.distance >= -eps)
+    {
+        if face.distance.is_finite() {
+            return poly.penetration(face);
+        }
     }
-    let nearest = poly.nearest();
-    let face = poly.faces[nearest];
-    if !face.distance.is_finite() {
-        return flat(hint, &hint, simplex);
+    match best {
+        // The deepest points along n: A's support along n, B's against it.
+        Some((height, normal, w)) => Penetration {
+            depth: height.max(0.0),
+            normal,
+            point_a: w.a,
+            point_b: w.b,
+        },
+        None => flat(hint, &hint, simplex),
     }
-    poly.penetration(&face)
 }
 
 /// Where two shapes are closest or deepest.

@@ -276,3 +276,40 @@ fn a_stalled_gjk_does_not_claim_separation() {
         "{ours:?} vs {theirs:?}"
     );
 }
+
+/// narrow_phase: two equal cubes 612 m deep in each other. A new EPA vertex almost on a face's
+/// plane left the polytope not convex, the origin in front of its nearest face, and EPA
+/// answered depth 0. It now stops there and answers its smallest support height, an upper
+/// bound of the depth (0.13% over parry3d's here), along that direction.
+#[test]
+fn epa_survives_a_polytope_gone_concave() {
+    use sprung_collision::parry3d::na::UnitQuaternion;
+    let cube = Shape::cuboid(Vector::new(611.7859, 611.7859, 611.7859)).unwrap();
+    let pa = Isometry::from_parts(
+        Translation3::new(-611.7859, -611.7859, -611.7859),
+        UnitQuaternion::new_normalize(Quaternion::new(
+            1.3589055e-6,
+            1.3589055e-5,
+            -0.99999917,
+            -0.0012937088,
+        )),
+    );
+    let pb = Isometry::translation(-611.7859, -2.4108887, 1.159668);
+    let theirs =
+        sprung_collision::parry3d::query::contact(&pa, cube.as_parry(), &pb, cube.as_parry(), 0.0)
+            .unwrap()
+            .unwrap();
+    let ours = epa::contact(&cube, &pa, &cube, &pb, Real::INFINITY).unwrap();
+    assert!(
+        ours.separation <= theirs.dist + 1e-3,
+        "{ours:?} vs {theirs:?}"
+    );
+    assert!(
+        (ours.separation - theirs.dist).abs() < 2e-3 * theirs.dist.abs(),
+        "{ours:?} vs {theirs:?}"
+    );
+    assert!(
+        (ours.normal - theirs.normal1.into_inner()).norm() < 2e-3,
+        "{ours:?} vs {theirs:?}"
+    );
+}
