@@ -23,6 +23,7 @@ use smallvec::SmallVec;
 
 use crate::gjk::{gjk, CorePair, Simplex, SupportPoint};
 use crate::shape::Shape;
+use crate::unit::unit_vector;
 
 const MAX_ITERATIONS: usize = 64;
 /// Vertices are indexed by u8.
@@ -55,6 +56,9 @@ struct Face {
 struct Polytope {
     vertices: SmallVec<[SupportPoint; 72]>,
     faces: SmallVec<[Face; 160]>,
+    /// A point strictly inside the polytope (the first tetrahedron's centroid; the polytope
+    /// only grows): every face normal is turned to point away from it.
+    interior: Vector<Real>,
 }
 
 impl Polytope {
@@ -62,6 +66,15 @@ impl Polytope {
         let [a, b, c] = v.map(|i| self.vertices[i as usize].w);
         let n = (b - a).cross(&(c - a));
         match n.try_normalize(Real::MIN_POSITIVE.sqrt()) {
+            // Wound the wrong way by rounding (a sliver first tetrahedron, the origin almost
+            // on an edge: a fuzzer finding, where an inward face ended EPA at depth 0 inside
+            // boxes 320 m deep): turned round, normal and winding, so that the origin (inside)
+            // is behind every face.
+            Some(n) if n.dot(&(a - self.interior)) < 0.0 => Face {
+                v: [v[0], v[2], v[1]],
+                normal: -n,
+                distance: -n.dot(&a),
+            },
             Some(n) => Face {
                 v,
                 normal: n,
@@ -153,6 +166,7 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
     let mut poly = Polytope {
         vertices: SmallVec::new(),
         faces: SmallVec::new(),
+        interior: Vector::zeros(),
     };
     poly.vertices.extend_from_slice(simplex.points());
     let scale = poly
@@ -165,11 +179,9 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
         .max((probe[0].w - probe[1].w).norm())
         .max(Real::MIN_POSITIVE);
     let eps = 1.0e-6 * scale;
-    let hint = if hint.norm_squared() > 0.0 {
-        *hint
-    } else {
-        Vector::y()
-    };
+    // The hint is the centres' offset, which the user's poses set: made unit without squaring
+    // (an offset of 1e20 would square to infinity), Y if it has no direction.
+    let hint = unit_vector(hint).map_or(Vector::y(), |h| h.into_inner());
 
     // Blow the simplex up to a tetrahedron. A direction that finds no new point proves the
     // difference flat (or a line, or a point) in the directions tried.
@@ -190,7 +202,7 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
         {
             poly.vertices.push(w);
         } else {
-            return flat(hint.normalize(), &hint, simplex);
+            return flat(hint, &hint, simplex);
         }
     }
     if poly.vertices.len() == 2 {
@@ -209,7 +221,7 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
             None => {
                 // A line: every perpendicular has depth zero; take the one nearest the hint.
                 let n = hint - d * hint.dot(&d);
-                let n = n.try_normalize(1.0e-12).unwrap_or(e1);
+                let n = unit_vector(&n).map_or(e1, |n| n.into_inner());
                 return flat(n, &hint, simplex);
             }
         }
@@ -218,7 +230,8 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
         let [p0, p1, p2] = [0, 1, 2].map(|i| poly.vertices[i].w);
         let n = (p1 - p0).cross(&(p2 - p0));
         let Some(n) = n.try_normalize(Real::MIN_POSITIVE.sqrt()) else {
-            return flat(perpendicular(&(p1 - p0).normalize()), &hint, simplex);
+            let d = unit_vector(&(p1 - p0)).map_or(Vector::x(), |d| d.into_inner());
+            return flat(perpendicular(&d), &hint, simplex);
         };
         let found = [n, -n]
             .iter()
@@ -231,6 +244,7 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
     }
 
     // The tetrahedron, every face wound outwards (away from the opposite vertex).
+    poly.interior = poly.vertices.iter().map(|p| p.w).sum::<Vector<Real>>() / 4.0;
     for (i, j, k, l) in [(0, 1, 2, 3), (0, 3, 1, 2), (0, 2, 3, 1), (1, 3, 2, 0)] {
         let w = |x: usize| poly.vertices[x].w;
         let n = (w(j) - w(i)).cross(&(w(k) - w(i)));
@@ -244,6 +258,10 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
     }
 
     let mut horizon: SmallVec<[(u8, u8); 64]> = SmallVec::new();
+    // The smallest support height seen, `h(n) = max over the difference of n . x`, with its
+    // direction and support point. The depth is the minimum of h over all directions, so each
+    // one is an upper bound: the answer if the polytope breaks (below).
+    let mut best: Option<(Real, Vector<Real>, SupportPoint)> = None;
     for _ in 0..MAX_ITERATIONS {
         let nearest = poly.nearest();
         let face = poly.faces[nearest];
@@ -251,7 +269,22 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
             break;
         }
         let w = pair.support(&face.normal);
-        if w.w.dot(&face.normal) - face.distance <= GAP_TOLERANCE * scale
+        let height = w.w.dot(&face.normal);
+        let lower = match best {
+            Some((h, _, _)) => height < h,
+            None => true,
+        };
+        if lower {
+            best = Some((height, face.normal, w));
+        }
+        // The origin in front of the nearest face: rounding in the horizon (a new point
+        // nearly on a face's plane) left the polytope not convex (a fuzzer finding: two
+        // cubes 612 m deep came out at depth 0). Its faces no longer bound the depth from
+        // below; the best support height does from above, within a fraction of a percent.
+        if face.distance < -eps {
+            break;
+        }
+        if height - face.distance <= GAP_TOLERANCE * scale
             || poly.vertices.iter().any(|p| p.w == w.w)
             || poly.vertices.len() >= MAX_VERTICES
         {
@@ -289,15 +322,25 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
             break;
         }
     }
-    if poly.faces.is_empty() {
-        return flat(hint.normalize(), &hint, simplex);
+    if let Some(face) = poly
+        .faces
+        .get(poly.nearest())
+        .filter(|f| f.distance >= -eps)
+    {
+        if face.distance.is_finite() {
+            return poly.penetration(face);
+        }
     }
-    let nearest = poly.nearest();
-    let face = poly.faces[nearest];
-    if !face.distance.is_finite() {
-        return flat(hint.normalize(), &hint, simplex);
+    match best {
+        // The deepest points along n: A's support along n, B's against it.
+        Some((height, normal, w)) => Penetration {
+            depth: height.max(0.0),
+            normal,
+            point_a: w.a,
+            point_b: w.b,
+        },
+        None => flat(hint, &hint, simplex),
     }
-    poly.penetration(&face)
 }
 
 /// Where two shapes are closest or deepest.
@@ -336,13 +379,18 @@ pub fn contact(
     let offset = pair.pose_ab().translation.vector;
     let g = gjk(&pair, &offset);
     let (ra, rb) = (a.radius(), b.radius());
-    let (separation, normal, pa, pb) = if !g.overlapping && g.distance > 0.0 {
+    // The GJK normal made unit without squaring (a v of 1e-22 gave a normal 0.5% short of
+    // unit: a fuzzer finding); a v too small to have a direction is a touch, for EPA.
+    let apart = (!g.overlapping && g.distance > 0.0)
+        .then(|| unit_vector(&-g.v))
+        .flatten();
+    let (separation, normal, pa, pb) = if let Some(normal) = apart {
         let separation = g.distance - ra - rb;
         if separation > margin {
             return None;
         }
         let (pa, pb) = g.simplex.witnesses();
-        (separation, -g.v / g.distance, pa, pb)
+        (separation, normal.into_inner(), pa, pb)
     } else {
         let p = epa(&pair, &g.simplex, &offset);
         (-(p.depth + ra + rb), p.normal, p.point_a, p.point_b)

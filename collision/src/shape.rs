@@ -20,26 +20,54 @@ use std::sync::Arc;
 use parry3d::bounding_volume::Aabb;
 use parry3d::mass_properties::MassProperties;
 use parry3d::math::{Isometry, Point, Real, Vector};
-use parry3d::na::{DMatrix, Unit};
+use parry3d::na::DMatrix;
 use parry3d::shape::{
     Ball, Capsule, ConvexPolyhedron, Cuboid, HalfSpace, HeightField, Shape as ParryShape, TriMesh,
     TriMeshFlags, Triangle,
 };
 use smallvec::SmallVec;
 
+use crate::unit::unit_vector;
+
 /// Half the side (m) of the box that stands for a half-space in the broad phase: finite, because
 /// the broad phase refuses infinite bounds, and far beyond any scene f32 can simulate with
 /// millimetre precision (at 1e6 m an f32 step is 6 cm).
 pub const HALF_SPACE_EXTENT: Real = 1.0e6;
 
-/// What was wrong with the numbers given to a shape constructor.
+/// The largest size (m) any shape may have: no dimension, vertex coordinate or scaled height
+/// beyond it. 100 km, Box2D's "huge" (`B2_HUGE`): f32 spacing there is 8 mm, still enough for
+/// contacts, and the squares GJK, EPA and the casts form (up to a few times 1e10 m^2, their
+/// products up to 1e21) stay far from f32 overflow (3.4e38), so no query on shapes within
+/// it can overflow to infinity and then NaN.
+pub const MAX_EXTENT: Real = 1.0e5;
+
+/// The smallest size (m) of a solid: a sphere's radius, a box's half extents, a capsule's
+/// radius and a hull's width along its widest axis must be at least this. 0.1 mm: below it
+/// the relative tolerances of GJK and EPA (1e-6 of the shapes' size) approach the absolute
+/// f32 resolution of a scene a few hundred metres across, and the contact solver's slop
+/// (millimetres) exceeds the shape itself. A capsule's half height may be zero (a sphere).
+pub const MIN_DIMENSION: Real = 1.0e-4;
+
+/// How far (relative) from 1 the length of a half-space normal built by hand may be.
+const UNIT_TOLERANCE: Real = 1.0e-4;
+
+/// What was wrong with the numbers given to a shape constructor, or found by [`Shape::check`]
+/// in a shape built by hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShapeError {
     /// A dimension or a point was NaN or infinite.
     NonFinite,
     /// A dimension that must be positive was zero or negative.
     NonPositive,
-    /// A hull whose points do not span a volume (fewer than four points off one plane).
+    /// A dimension, coordinate or scaled height beyond [`MAX_EXTENT`].
+    TooLarge,
+    /// A solid smaller than [`MIN_DIMENSION`] (radius, half extent, or a hull's width or its
+    /// thickness across a face).
+    TooSmall,
+    /// A hull whose points do not span a volume (fewer than four points off one plane), one so
+    /// flat that parry3d folds it into fewer than four faces (a pyramid whose sides slope
+    /// under about 1.5 degrees: parry3d merges faces whose normals are that close), or a hull
+    /// built by hand with such faces, a zero face normal or a vertex on no face.
     DegenerateHull,
     /// A triangle mesh without vertices or triangles.
     EmptyMesh,
@@ -51,6 +79,8 @@ pub enum ShapeError {
     HeightFieldTooSmall,
     /// A half-space normal of zero length.
     ZeroNormal,
+    /// A half-space normal built by hand whose length is not 1 (within 1e-4).
+    NonUnitNormal,
 }
 
 impl fmt::Display for ShapeError {
@@ -58,10 +88,19 @@ impl fmt::Display for ShapeError {
         match self {
             ShapeError::NonFinite => write!(f, "shape dimension or point is NaN or infinite"),
             ShapeError::NonPositive => write!(f, "shape dimension must be positive"),
+            ShapeError::TooLarge => write!(
+                f,
+                "shape dimension, coordinate or height is beyond {MAX_EXTENT} m (MAX_EXTENT)"
+            ),
+            ShapeError::TooSmall => write!(
+                f,
+                "shape radius, half extent or width is below {MIN_DIMENSION} m (MIN_DIMENSION)"
+            ),
             ShapeError::DegenerateHull => {
                 write!(
                     f,
-                    "convex hull points must span a volume (at least four points off one plane)"
+                    "convex hull points must span a volume (at least four points off one plane, \
+                     sides sloping more than about 1.5 degrees)"
                 )
             }
             ShapeError::EmptyMesh => write!(f, "a triangle mesh needs vertices and triangles"),
@@ -73,6 +112,9 @@ impl fmt::Display for ShapeError {
                 write!(f, "a height field needs at least 2 rows and 2 columns")
             }
             ShapeError::ZeroNormal => write!(f, "a half-space normal must not be zero"),
+            ShapeError::NonUnitNormal => {
+                write!(f, "a half-space normal built by hand must have length 1")
+            }
         }
     }
 }
@@ -126,47 +168,232 @@ fn finite_positive(x: Real) -> Result<Real, ShapeError> {
     }
 }
 
+/// A solid's size (m): finite, positive, within [`MIN_DIMENSION`] and [`MAX_EXTENT`].
+fn dimension(x: Real) -> Result<Real, ShapeError> {
+    finite_positive(x)?;
+    if x > MAX_EXTENT {
+        Err(ShapeError::TooLarge)
+    } else if x < MIN_DIMENSION {
+        Err(ShapeError::TooSmall)
+    } else {
+        Ok(x)
+    }
+}
+
+/// A length that may be zero (a capsule's half height): finite, not negative, within
+/// [`MAX_EXTENT`].
+fn length(x: Real) -> Result<Real, ShapeError> {
+    if !x.is_finite() {
+        Err(ShapeError::NonFinite)
+    } else if x < 0.0 {
+        Err(ShapeError::NonPositive)
+    } else if x > MAX_EXTENT {
+        Err(ShapeError::TooLarge)
+    } else {
+        Ok(x)
+    }
+}
+
+/// Every coordinate finite, then every coordinate within [`MAX_EXTENT`] (NaN is reported
+/// before size, whichever point comes first).
+fn coordinates<'p>(
+    points: impl Iterator<Item = &'p Point<Real>> + Clone,
+) -> Result<(), ShapeError> {
+    if !points.clone().all(finite_point) {
+        return Err(ShapeError::NonFinite);
+    }
+    if points
+        .flat_map(|p| p.coords.iter())
+        .any(|c| c.abs() > MAX_EXTENT)
+    {
+        return Err(ShapeError::TooLarge);
+    }
+    Ok(())
+}
+
+/// A hull's point cloud: finite, within [`MAX_EXTENT`], at least four points not all at one
+/// place, and at least [`MIN_DIMENSION`] wide along its widest axis.
+fn hull_points(points: &[Point<Real>]) -> Result<Real, ShapeError> {
+    coordinates(points.iter())?;
+    if points.len() < 4 {
+        return Err(ShapeError::DegenerateHull);
+    }
+    let (mut lo, mut hi) = (points[0].coords, points[0].coords);
+    for p in points {
+        lo = lo.inf(&p.coords);
+        hi = hi.sup(&p.coords);
+    }
+    let width = (hi - lo).max();
+    if width <= 0.0 {
+        Err(ShapeError::DegenerateHull)
+    } else if width < MIN_DIMENSION {
+        Err(ShapeError::TooSmall)
+    } else {
+        Ok(width)
+    }
+}
+
+/// A hand-built hull's topology: at least four faces with unit normals (parry3d leaves a zero normal
+/// on a face it finds degenerate), every face and vertex range and every vertex
+/// index lies inside parry3d's arrays (the manifold stage indexes them unchecked), and every
+/// point is a vertex of some face (the support map sees every point; a point on no face, which
+/// parry3d's quickhull can leave when it gives up on it, makes the faces and the support map
+/// two different solids: [`Shape::convex_hull`] rebuilds such hulls without the point).
+fn hull_topology(hull: &ConvexPolyhedron) -> Result<(), ShapeError> {
+    let (points, vertices) = (hull.points(), hull.vertices());
+    let (on_face, at_vertex) = (hull.vertices_adj_to_face(), hull.faces_adj_to_vertex());
+    let faces = hull.faces();
+    let in_range = |first: u32, count: u32, len: usize| {
+        count > 0 && (first as usize).saturating_add(count as usize) <= len
+    };
+    // A closed polytope has at least four faces: parry3d can fold a nearly flat cloud into
+    // two back-to-back polygons (a fuzzer finding), which has no volume or inertia.
+    let consistent = faces.len() >= 4
+        && vertices.len() == points.len()
+        && on_face.iter().all(|&i| (i as usize) < points.len())
+        && at_vertex.iter().all(|&i| (i as usize) < faces.len())
+        && faces.iter().all(|f| {
+            in_range(
+                f.first_vertex_or_edge,
+                f.num_vertices_or_edges,
+                on_face.len(),
+            ) && (f.normal.norm() - 1.0).abs() <= UNIT_TOLERANCE
+        })
+        && vertices.iter().all(|v| {
+            in_range(
+                v.first_adj_face_or_edge,
+                v.num_adj_faces_or_edge,
+                at_vertex.len(),
+            )
+        });
+    if consistent {
+        Ok(())
+    } else {
+        Err(ShapeError::DegenerateHull)
+    }
+}
+
+/// A hull at least [`MIN_DIMENSION`] thick across each face (its width along the face's
+/// normal), as a box must be at least that in each half extent: a needle of 4 um by 0.9 mm
+/// passed the width test and had no usable inertia (a fuzzer finding).
+fn hull_thickness(hull: &ConvexPolyhedron) -> Result<(), ShapeError> {
+    let points = hull.points();
+    for face in hull.faces() {
+        let (lo, hi) = points.iter().fold((Real::MAX, Real::MIN), |(lo, hi), p| {
+            let d = face.normal.dot(&p.coords);
+            (lo.min(d), hi.max(d))
+        });
+        if hi - lo < MIN_DIMENSION {
+            return Err(ShapeError::TooSmall);
+        }
+    }
+    Ok(())
+}
+
+/// A triangle: finite corners within [`MAX_EXTENT`] and a non-zero area (parry3d's test: a
+/// normal longer than f32 epsilon).
+fn triangle_corners(t: &Triangle) -> Result<(), ShapeError> {
+    coordinates([t.a, t.b, t.c].iter())?;
+    t.normal().map(|_| ()).ok_or(ShapeError::DegenerateMesh)
+}
+
+/// A hand-built half-space's normal: finite, not zero, of length 1 within 1e-4.
+fn unit_normal(n: &Vector<Real>) -> Result<(), ShapeError> {
+    if !n.iter().all(|x| x.is_finite()) {
+        return Err(ShapeError::NonFinite);
+    }
+    unit_vector(n).ok_or(ShapeError::ZeroNormal)?;
+    // The norm of a finite vector past 1e19 is infinite: that is not unit either.
+    if (n.norm() - 1.0).abs() > UNIT_TOLERANCE {
+        return Err(ShapeError::NonUnitNormal);
+    }
+    Ok(())
+}
+
+/// A mesh's arrays: both non-empty, vertices finite and within [`MAX_EXTENT`], indices in
+/// range, and some triangle of non-zero area.
+fn mesh_arrays(vertices: &[Point<Real>], indices: &[[u32; 3]]) -> Result<(), ShapeError> {
+    if vertices.is_empty() || indices.is_empty() {
+        return Err(ShapeError::EmptyMesh);
+    }
+    coordinates(vertices.iter())?;
+    let count = vertices.len();
+    if indices.iter().flatten().any(|&i| i as usize >= count) {
+        return Err(ShapeError::IndexOutOfRange);
+    }
+    let any_area = indices.iter().any(|t| {
+        let [a, b, c] = t.map(|i| vertices[i as usize]);
+        Triangle::new(a, b, c).normal().is_some()
+    });
+    if !any_area {
+        return Err(ShapeError::DegenerateMesh);
+    }
+    Ok(())
+}
+
+/// A height field's numbers: at least 2 x 2 heights, all finite; a finite, positive scale
+/// of at most [`MAX_EXTENT`] per axis, at least [`MIN_DIMENSION`] across (X and Z); every
+/// scaled height within [`MAX_EXTENT`].
+fn field_numbers(heights: &DMatrix<Real>, scale: &Vector<Real>) -> Result<(), ShapeError> {
+    if heights.nrows() < 2 || heights.ncols() < 2 {
+        return Err(ShapeError::HeightFieldTooSmall);
+    }
+    if !heights.iter().all(|h| h.is_finite()) {
+        return Err(ShapeError::NonFinite);
+    }
+    for i in 0..3 {
+        finite_positive(scale[i])?;
+    }
+    if scale.iter().any(|&s| s > MAX_EXTENT)
+        || heights.iter().any(|h| (h * scale.y).abs() > MAX_EXTENT)
+    {
+        return Err(ShapeError::TooLarge);
+    }
+    if scale.x < MIN_DIMENSION || scale.z < MIN_DIMENSION {
+        return Err(ShapeError::TooSmall);
+    }
+    Ok(())
+}
+
 impl Shape {
-    /// A sphere of `radius` (m, > 0).
+    /// A sphere of `radius` (m, [`MIN_DIMENSION`] to [`MAX_EXTENT`]).
     pub fn sphere(radius: Real) -> Result<Shape, ShapeError> {
-        Ok(Shape::Sphere(Ball::new(finite_positive(radius)?)))
+        Ok(Shape::Sphere(Ball::new(dimension(radius)?)))
     }
 
-    /// A box of `half_extents` (m, each > 0).
+    /// A box of `half_extents` (m, each [`MIN_DIMENSION`] to [`MAX_EXTENT`]).
     pub fn cuboid(half_extents: Vector<Real>) -> Result<Shape, ShapeError> {
         for i in 0..3 {
-            finite_positive(half_extents[i])?;
+            dimension(half_extents[i])?;
         }
         Ok(Shape::Cuboid(Cuboid::new(half_extents)))
     }
 
-    /// A capsule along local Y: a segment from -`half_height` to +`half_height` (m, >= 0)
-    /// swept by `radius` (m, > 0).
+    /// A capsule along local Y: a segment from -`half_height` to +`half_height` (m, 0 to
+    /// [`MAX_EXTENT`]) swept by `radius` (m, [`MIN_DIMENSION`] to [`MAX_EXTENT`]).
     pub fn capsule(half_height: Real, radius: Real) -> Result<Shape, ShapeError> {
-        if !half_height.is_finite() {
-            return Err(ShapeError::NonFinite);
-        }
-        if half_height < 0.0 {
-            return Err(ShapeError::NonPositive);
-        }
+        let half_height = length(half_height)?;
         Ok(Shape::Capsule(Capsule::new_y(
             half_height,
-            finite_positive(radius)?,
+            dimension(radius)?,
         )))
     }
 
-    /// The convex hull of `points` (local frame). Points that do not span a volume are refused
+    /// The convex hull of `points` (local frame, each coordinate within [`MAX_EXTENT`], the
+    /// cloud at least [`MIN_DIMENSION`] wide). Points that do not span a volume are refused
     /// with [`ShapeError::DegenerateHull`] before parry3d is asked to build anything.
     pub fn convex_hull(points: &[Point<Real>]) -> Result<Shape, ShapeError> {
-        if points
-            .iter()
-            .any(|p| !p.coords.iter().all(|c| c.is_finite()))
-        {
-            return Err(ShapeError::NonFinite);
-        }
+        let width = hull_points(points)?;
         if !spans_volume(points) {
             return Err(ShapeError::DegenerateHull);
         }
+        // parry3d's hull has absolute tolerances: a face whose edges' cross product is below
+        // f32 epsilon (1.2e-7 m^2: any face of a hull under about 0.4 mm) gets a zero normal
+        // and counts as degenerate. So the hull is built at unit size and scaled back, by a
+        // power of two so that both scalings are exact and the points come back bit for bit.
+        let unit = Real::powi(2.0, width.log2().round() as i32);
+        let points: Vec<Point<Real>> = points.iter().map(|p| p / unit).collect();
+        let points = &points[..];
         let mut hull =
             ConvexPolyhedron::from_convex_hull(points).ok_or(ShapeError::DegenerateHull)?;
         // parry3d's quickhull can give up on a point ("undecidable") and leave it on no face;
@@ -184,73 +411,68 @@ impl Shape {
             hull =
                 ConvexPolyhedron::from_convex_hull(&on_faces).ok_or(ShapeError::DegenerateHull)?;
         }
-        Ok(Shape::ConvexHull(Arc::new(hull)))
+        // A uniform scale keeps every face normal (parry3d renormalises them).
+        let hull = hull
+            .scaled(&Vector::repeat(unit))
+            .ok_or(ShapeError::DegenerateHull)?;
+        let shape = Shape::ConvexHull(Arc::new(hull));
+        // What parry3d built is held to the rules of a hand-built hull too.
+        shape.check()?;
+        Ok(shape)
     }
 
-    /// One triangle (local frame), refused if a corner is not finite or its area is zero.
+    /// One triangle (local frame), refused if a corner is not finite or beyond
+    /// [`MAX_EXTENT`], or its area is zero.
     pub fn triangle(a: Point<Real>, b: Point<Real>, c: Point<Real>) -> Result<Shape, ShapeError> {
-        if ![a, b, c].iter().all(finite_point) {
-            return Err(ShapeError::NonFinite);
-        }
         let triangle = Triangle::new(a, b, c);
-        triangle.normal().ok_or(ShapeError::DegenerateMesh)?;
+        triangle_corners(&triangle)?;
         Ok(Shape::Triangle(triangle))
     }
 
     /// The half-space below the plane through the local origin with outward `normal` (any
-    /// length but zero; normalised here).
+    /// finite length but zero; normalised here without overflow, so 1e30 works as well as 1).
     pub fn halfspace(normal: Vector<Real>) -> Result<Shape, ShapeError> {
         if !normal.iter().all(|x| x.is_finite()) {
             return Err(ShapeError::NonFinite);
         }
-        let normal = Unit::try_new(normal, 1.0e-12).ok_or(ShapeError::ZeroNormal)?;
+        let normal = unit_vector(&normal).ok_or(ShapeError::ZeroNormal)?;
         Ok(Shape::HalfSpace(HalfSpace::new(normal)))
     }
 
     /// A triangle mesh of `vertices` and counter-clockwise `indices` (outward side in front).
-    /// Refused: no vertices or triangles, a non-finite vertex, an index out of range, or only
-    /// zero-area triangles (single ones are kept and never touched). Duplicate vertices are
-    /// merged and edge pseudo-normals computed, which the contact stage reads to find the
-    /// internal edges of flat or concave surfaces.
+    /// Vertex coordinates under 1e-20 m in magnitude are taken as zero (see the body).
+    /// Refused: no vertices or triangles, a non-finite vertex or one beyond [`MAX_EXTENT`],
+    /// an index out of range, or only zero-area triangles (single ones are kept and never
+    /// touched). Duplicate vertices are merged and edge pseudo-normals computed, which the
+    /// contact stage reads to find the internal edges of flat or concave surfaces.
     pub fn trimesh(
         vertices: Vec<Point<Real>>,
         indices: Vec<[u32; 3]>,
     ) -> Result<Shape, ShapeError> {
-        if vertices.is_empty() || indices.is_empty() {
-            return Err(ShapeError::EmptyMesh);
-        }
-        if !vertices.iter().all(finite_point) {
-            return Err(ShapeError::NonFinite);
-        }
-        let count = vertices.len();
-        if indices.iter().flatten().any(|&i| i as usize >= count) {
-            return Err(ShapeError::IndexOutOfRange);
-        }
-        let any_area = indices.iter().any(|t| {
-            let [a, b, c] = t.map(|i| vertices[i as usize]);
-            Triangle::new(a, b, c).normal().is_some()
-        });
-        if !any_area {
-            return Err(ShapeError::DegenerateMesh);
-        }
+        mesh_arrays(&vertices, &indices)?;
+        // parry3d's BVH bins triangles by 8 / (spread of their centres): a spread below 2e-38
+        // (coordinates near the subnormals) makes that infinite and indexes out of bounds (a
+        // fuzzer finding: a panic inside parry3d). Coordinates under 1e-20 m, far below any
+        // size a mesh can mean, are taken as zero, so that every spread is 0 or above 1e-27.
+        let vertices = vertices
+            .into_iter()
+            .map(|p| p.map(|c| if c.abs() < 1.0e-20 { 0.0 } else { c }))
+            .collect();
         let mesh = TriMesh::with_flags(vertices, indices, TriMeshFlags::FIX_INTERNAL_EDGES)
             .map_err(|_| ShapeError::DegenerateMesh)?;
-        Ok(Shape::TriMesh(Arc::new(mesh)))
+        let shape = Shape::TriMesh(Arc::new(mesh));
+        // parry3d merges duplicate vertices and may drop triangles: check what it kept.
+        shape.check()?;
+        Ok(shape)
     }
 
     /// A height field: `heights` (at least 2 x 2; row i runs along Z, column j along X) over a
     /// rectangle of `scale.x` by `scale.z` metres centred on the origin, each height multiplied
-    /// by `scale.y`. Heights and scale must be finite, the scale positive.
+    /// by `scale.y`. Heights and scale must be finite, the scale positive and at most
+    /// [`MAX_EXTENT`] (X and Z at least [`MIN_DIMENSION`]), every scaled height within
+    /// [`MAX_EXTENT`].
     pub fn heightfield(heights: DMatrix<Real>, scale: Vector<Real>) -> Result<Shape, ShapeError> {
-        if heights.nrows() < 2 || heights.ncols() < 2 {
-            return Err(ShapeError::HeightFieldTooSmall);
-        }
-        if !heights.iter().all(|h| h.is_finite()) {
-            return Err(ShapeError::NonFinite);
-        }
-        for i in 0..3 {
-            finite_positive(scale[i])?;
-        }
+        field_numbers(&heights, &scale)?;
         Ok(Shape::HeightField(Arc::new(HeightField::new(
             heights, scale,
         ))))
@@ -342,8 +564,9 @@ impl Shape {
     pub fn support(&self, dir: &Vector<Real>) -> Point<Real> {
         let core = self.core_support(dir);
         let r = self.radius();
-        match dir.try_normalize(1.0e-12) {
-            Some(n) if r > 0.0 => core + n * r,
+        // Overflow-safe: the level shapes' code passes world directions through here.
+        match unit_vector(dir) {
+            Some(n) if r > 0.0 => core + n.into_inner() * r,
             _ => core,
         }
     }
@@ -378,10 +601,11 @@ impl Shape {
     /// Mass, centre of mass and inertia at `density` (kg/m^3), from parry3d; zero for the
     /// static-only shapes.
     pub fn mass_properties(&self, density: Real) -> MassProperties {
-        if self.is_static_only() {
-            return MassProperties::default();
+        match self {
+            _ if self.is_static_only() => MassProperties::default(),
+            Shape::ConvexHull(h) => hull_mass_properties(h, density),
+            _ => self.as_parry().mass_properties(density),
         }
-        self.as_parry().mass_properties(density)
     }
 
     /// A length that stands for the size of the shape: tolerances are taken relative to it.
@@ -406,46 +630,36 @@ impl Shape {
         }
     }
 
-    /// Checks the numbers inside a shape built directly from its variants (the constructors
-    /// check them already): finite, positive dimensions and finite hull points.
+    /// Checks a shape however it was built: the constructors' rules, applied to what the
+    /// variant holds. A user can build any variant by hand from parry3d's types (a
+    /// `HalfSpace` with `Unit::new_unchecked`, a `TriMesh` or `HeightField` with NaN in it, a
+    /// capsule with a NaN segment); the engine calls this on every collider, so that the
+    /// queries never meet numbers that could make them panic or answer NaN.
+    ///
+    /// ```
+    /// use sprung_collision::shape::{Shape, ShapeError};
+    /// use parry3d::{math::Vector, na::Unit, shape::HalfSpace};
+    ///
+    /// let tilted = Shape::HalfSpace(HalfSpace::new(Unit::new_unchecked(Vector::new(0.0, 2.0, 0.0))));
+    /// assert_eq!(tilted.check(), Err(ShapeError::NonUnitNormal));
+    /// ```
     pub fn check(&self) -> Result<(), ShapeError> {
-        let finite_point = |p: &Point<Real>| p.coords.iter().all(|c| c.is_finite());
         match self {
-            Shape::Sphere(b) => finite_positive(b.radius).map(|_| ()),
-            Shape::Cuboid(c) => {
-                (0..3).try_for_each(|i| finite_positive(c.half_extents[i]).map(|_| ()))
-            }
+            Shape::Sphere(b) => dimension(b.radius).map(|_| ()),
+            Shape::Cuboid(c) => (0..3).try_for_each(|i| dimension(c.half_extents[i]).map(|_| ())),
             Shape::Capsule(c) => {
-                if !(finite_point(&c.segment.a) && finite_point(&c.segment.b)) {
-                    return Err(ShapeError::NonFinite);
-                }
-                finite_positive(c.radius).map(|_| ())
+                coordinates([c.segment.a, c.segment.b].iter())?;
+                dimension(c.radius).map(|_| ())
             }
             Shape::ConvexHull(h) => {
-                if !h.points().iter().all(finite_point) {
-                    Err(ShapeError::NonFinite)
-                } else if h.faces().is_empty() {
-                    Err(ShapeError::DegenerateHull)
-                } else {
-                    Ok(())
-                }
+                hull_points(h.points())?;
+                hull_topology(h)?;
+                hull_thickness(h)
             }
-            Shape::Triangle(t) => {
-                if [t.a, t.b, t.c].iter().all(finite_point) {
-                    Ok(())
-                } else {
-                    Err(ShapeError::NonFinite)
-                }
-            }
-            Shape::HalfSpace(h) => {
-                if h.normal.iter().all(|x| x.is_finite()) {
-                    Ok(())
-                } else {
-                    Err(ShapeError::NonFinite)
-                }
-            }
-            // Their constructors checked every vertex and height.
-            Shape::TriMesh(_) | Shape::HeightField(_) => Ok(()),
+            Shape::Triangle(t) => triangle_corners(t),
+            Shape::HalfSpace(h) => unit_normal(&h.normal),
+            Shape::TriMesh(m) => mesh_arrays(m.vertices(), m.indices()),
+            Shape::HeightField(f) => field_numbers(f.heights(), f.scale()),
         }
     }
 
@@ -591,11 +805,81 @@ pub(crate) fn facet_planes(
     })
 }
 
+/// Mass, centre of mass and inertia of a hull of `density` (kg/m^3), in f64 about the mean of
+/// its vertices.
+///
+/// Not parry3d's: it sums in f32 about the local origin and shifts to the centre of mass
+/// afterwards, and the cancellation left a thin hull (0.9 mm by 4 um, found by fuzzing) with
+/// its centre of mass 13 mm outside itself and every principal inertia negative, clamped to
+/// zero (an infinite inertia). Here each facet triangle makes a tetrahedron with the reference
+/// point; its covariance is `det(A) A C A^T` with `C` the canonical tetrahedron's
+/// (`[[2,1,1],[1,2,1],[1,1,2]] / 120`), summed, shifted to the centre of mass and turned into
+/// the inertia tensor `tr(C) I - C` (Eberly, "Polyhedral Mass Properties (Revisited)", 2002;
+/// Kallay, "Computing the Moment of Inertia of a Solid Defined by a Triangle Mesh", 2006). The
+/// eigen decomposition is f64 too, so a needle's small principal inertia keeps its digits.
+fn hull_mass_properties(hull: &ConvexPolyhedron, density: Real) -> MassProperties {
+    use parry3d::na::{Matrix3, Vector3};
+    let points = hull.points();
+    let to64 = |p: &Point<Real>| Vector3::new(p.x as f64, p.y as f64, p.z as f64);
+    let reference = points.iter().map(to64).sum::<Vector3<f64>>() / points.len().max(1) as f64;
+    let adjacent = hull.vertices_adj_to_face();
+    let canonical = Matrix3::new(2.0, 1.0, 1.0, 1.0, 2.0, 1.0, 1.0, 1.0, 2.0) / 120.0;
+    let (mut volume, mut moment, mut covariance) = (0.0, Vector3::zeros(), Matrix3::zeros());
+    for face in hull.faces() {
+        let first = face.first_vertex_or_edge as usize;
+        let ids = &adjacent[first..first + face.num_vertices_or_edges as usize];
+        // A fan over the face (convex, wound counter-clockwise about its outward normal).
+        for k in 1..ids.len().saturating_sub(1) {
+            let [a, b, c] =
+                [ids[0], ids[k], ids[k + 1]].map(|i| to64(&points[i as usize]) - reference);
+            let m = Matrix3::from_columns(&[a, b, c]);
+            // Six times the volume. The reference point (the vertices' mean) is inside the
+            // hull, so every tetrahedron counts positive, whichever way parry3d wound the
+            // face (a sliver came back with a face wound inwards: a fuzzer finding).
+            let det = m.determinant().abs();
+            volume += det / 6.0;
+            moment += (a + b + c) * (det / 24.0);
+            covariance += m * canonical * m.transpose() * det;
+        }
+    }
+    let rho = density as f64;
+    if volume.is_nan() || volume <= 0.0 {
+        return MassProperties::default(); // unreachable for a hull that passed `check`
+    }
+    let com = moment / volume;
+    let mass = rho * volume;
+    let covariance = covariance * rho - com * com.transpose() * mass;
+    let inertia = Matrix3::identity() * covariance.trace() - covariance;
+    let mut eigen = inertia.symmetric_eigen();
+    if eigen.eigenvectors.determinant() < 0.0 {
+        eigen.eigenvectors.swap_columns(1, 2);
+        eigen.eigenvalues.swap_rows(1, 2);
+    }
+    let frame = parry3d::na::Rotation3::from_matrix_unchecked(eigen.eigenvectors.cast::<Real>());
+    let frame = parry3d::na::UnitQuaternion::from_rotation_matrix(&frame);
+    let principal = eigen.eigenvalues.map(|e| e.max(0.0) as Real);
+    let com = reference + com;
+    MassProperties::with_principal_inertia_frame(
+        Point::new(com.x as Real, com.y as Real, com.z as Real),
+        mass as Real,
+        principal,
+        frame,
+    )
+}
+
 /// The hull's points that are a vertex of some face.
+///
+/// Read through each face's range, not the whole `vertices_adj_to_face` array: parry3d can
+/// leave entries between faces' ranges that belong to no face (seen on random clouds of 12
+/// points, with the left-out point then on no face at all).
 fn vertices_on_faces(hull: &ConvexPolyhedron) -> Vec<Point<Real>> {
     let mut on_face = vec![false; hull.points().len()];
-    for &i in hull.vertices_adj_to_face() {
-        on_face[i as usize] = true;
+    let adjacent = hull.vertices_adj_to_face();
+    for face in hull.faces() {
+        let first = face.first_vertex_or_edge as usize;
+        for &i in &adjacent[first..first + face.num_vertices_or_edges as usize] {
+            on_face[i as usize] = true;
+        }
     }
     let pairs = hull.points().iter().zip(&on_face);
     pairs.filter(|(_, &on)| on).map(|(p, _)| *p).collect()

@@ -54,7 +54,9 @@ fn awkward_shapes(rng: &mut Rng) -> Vec<Shape> {
         Shape::sphere(1.0e-3).unwrap(),
         Shape::capsule(0.0, 0.3).unwrap(),
         Shape::capsule(50.0, 0.01).unwrap(),
-        // A hull from duplicated points, and a nearly flat sliver.
+        // A hull from duplicated points, and a nearly flat sliver: sides sloping 2.9 degrees
+        // (parry3d folds a pyramid flatter than about 1.5 degrees into two back-to-back faces,
+        // which the constructor refuses since the fuzzing found it).
         Shape::convex_hull(&[
             p(0.0, 0.0, 0.0),
             p(0.0, 0.0, 0.0),
@@ -70,7 +72,7 @@ fn awkward_shapes(rng: &mut Rng) -> Vec<Shape> {
             p(1.0, 0.0, -1.0),
             p(1.0, 0.0, 1.0),
             p(-1.0, 0.0, 1.0),
-            p(0.0, 1.0e-3, 0.0),
+            p(0.0, 0.05, 0.0),
         ])
         .unwrap(),
     ];

@@ -14,6 +14,7 @@ use parry3d::math::{Isometry, Point, Real, Vector};
 use parry3d::shape::{Capsule, ConvexPolyhedron};
 
 use crate::shape::{facet_planes, Shape};
+use crate::unit::unit_vector;
 
 /// Where a ray first meets a shape (world frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,10 +51,22 @@ pub fn ray_cast(
     max_toi: Real,
     solid: bool,
 ) -> Option<RayHit> {
+    if max_toi.is_nan() || max_toi < 0.0 || !origin.coords.iter().all(|x| x.is_finite()) {
+        return None;
+    }
+    // The cast runs along the unit direction, with distances for parameters; `dir`'s length
+    // is only a unit of the answer. Its length `largest * across` is never formed: a `dir` of
+    // 1e20 would square to infinity (`unit_vector` divides by the largest component first).
+    let unit = unit_vector(dir)?.into_inner();
+    let largest = dir.amax();
+    let across = (dir / largest).norm();
+    // Distance to parameter and back; a limit past f32 (max_toi near 1e38 with a long `dir`)
+    // saturates to infinity, which still means "no limit".
+    let to_parameter = |distance: Real| distance / largest / across;
+    let max_distance = max_toi * largest * across;
     let o = pose.inverse_transform_point(origin);
-    let d = pose.inverse_transform_vector(dir);
-    let finite = o.coords.iter().chain(d.iter()).all(|x| x.is_finite());
-    if !finite || d.norm_squared() <= 0.0 || max_toi.is_nan() || max_toi < 0.0 {
+    let d = pose.inverse_transform_vector(&unit);
+    if !o.coords.iter().all(|x| x.is_finite()) {
         return None;
     }
     let chord = match shape {
@@ -66,18 +79,40 @@ pub fn ray_cast(
             let ray = parry3d::query::Ray::new(o, d);
             let hit = shape
                 .as_parry()
-                .cast_local_ray_and_get_normal(&ray, max_toi, solid)?;
+                .cast_local_ray_and_get_normal(&ray, max_distance, solid)?;
+            // parry3d answers an infinite exit for a hollow cast from inside a half-space
+            // along its plane: it never leaves, which is no hit.
+            if !hit.time_of_impact.is_finite() || !hit.normal.iter().all(|x| x.is_finite()) {
+                return None;
+            }
+            let toi = to_parameter(hit.time_of_impact);
+            if !toi.is_finite() {
+                return None; // see below
+            }
+            // parry3d answers a solid cast from inside with a zero normal; ours is -dir, as
+            // for every other shape (the module doc).
+            let normal = if hit.normal.norm_squared() > 0.5 {
+                pose * hit.normal
+            } else {
+                -unit
+            };
             return Some(RayHit {
-                toi: hit.time_of_impact,
-                point: origin + dir * hit.time_of_impact,
-                normal: pose * hit.normal,
+                toi,
+                point: origin + unit * hit.time_of_impact,
+                normal,
             });
         }
     }?;
-    let (toi, normal) = chord.first_hit(&d, max_toi, solid)?;
+    let (distance, normal) = chord.first_hit(&d, max_distance, solid)?;
+    let toi = to_parameter(distance);
+    // A `dir` shorter than the distance by more than f32's range (1e-30 against 1e10 m): the
+    // hit's parameter overflows, and no f32 `max_toi` can reach it.
+    if !toi.is_finite() {
+        return None;
+    }
     Some(RayHit {
         toi,
-        point: origin + dir * toi,
+        point: origin + unit * distance,
         normal: pose * normal,
     })
 }
@@ -141,7 +176,7 @@ impl Chord {
 
 /// The unit direction from `center` to `p`, or `fallback` if they coincide.
 fn radial(p: &Point<Real>, center: &Point<Real>, fallback: &Vector<Real>) -> Vector<Real> {
-    (p - center).try_normalize(0.0).unwrap_or(*fallback)
+    unit_vector(&(p - center)).map_or(*fallback, |n| n.into_inner())
 }
 
 /// The line's parameters where it is within `radius` of the origin, measuring only the part of
@@ -236,11 +271,15 @@ fn capsule_chord(capsule: &Capsule, o: &Point<Real>, d: &Vector<Real>) -> Option
         return spheres;
     };
     // Where along the axis the line crosses the curved side, and the outward normal there.
+    // If rounding puts the crossing on the axis itself (an origin far beyond the shapes'
+    // bounds: a fuzzer finding gave a zero normal), the side faces back along the ray.
+    let back = unit_vector(&across(-*d))
+        .or_else(|| unit_vector(&axis.cross(&Vector::x())))
+        .or_else(|| unit_vector(&axis.cross(&Vector::y())))
+        .map_or(Vector::x(), |n| n.into_inner());
     let side = |t: Real| {
         let s = axis.dot(&(oa + d * t));
-        let normal = across(oa + d * t)
-            .try_normalize(0.0)
-            .unwrap_or(Vector::zeros());
+        let normal = unit_vector(&across(oa + d * t)).map_or(back, |n| n.into_inner());
         ((0.0..=length).contains(&s), normal)
     };
     let (enter_on_side, enter_normal) = side(enter);

@@ -21,6 +21,7 @@ use parry3d::na::UnitQuaternion;
 
 use crate::epa;
 use crate::shape::Shape;
+use crate::unit::unit_vector;
 
 /// Steps before giving up; each is one GJK (and EPA when touching) call.
 const MAX_ITERATIONS: usize = 128;
@@ -77,8 +78,7 @@ impl Motion {
 
     /// The pose at time `t` (s).
     pub fn pose_at(&self, t: Real) -> Isometry<Real> {
-        let rotation =
-            UnitQuaternion::from_scaled_axis(self.angular_velocity * t) * self.start.rotation;
+        let rotation = turn(&self.angular_velocity, t) * self.start.rotation;
         let center = self.start * self.local_center + self.linear_velocity * t;
         Isometry::from_parts((center - rotation * self.local_center).into(), rotation)
     }
@@ -140,10 +140,17 @@ pub fn time_of_impact(
     }
     let reach_a = a.core_extent_from(&motion_a.local_center);
     let reach_b = b.core_extent_from(&motion_b.local_center);
-    // The angular part of mu is the same along every axis.
+    // The angular part of mu is the same along every axis. A core with no reach (a ball about
+    // its centre) adds nothing however fast it spins (and no 0 * infinity).
+    let sweep = |w: &Vector<Real>, reach: Real| if reach > 0.0 { length(w) * reach } else { 0.0 };
     let turning =
-        motion_a.angular_velocity.norm() * reach_a + motion_b.angular_velocity.norm() * reach_b;
+        sweep(&motion_a.angular_velocity, reach_a) + sweep(&motion_b.angular_velocity, reach_b);
     let relative = motion_a.linear_velocity - motion_b.linear_velocity;
+    // Velocities of opposite sign near f32's largest value overflow in the difference: no
+    // finite answer exists, as for infinite input.
+    if !relative.iter().all(|x| x.is_finite()) {
+        return None;
+    }
     let size = a.extent_from(&motion_a.local_center) + b.extent_from(&motion_b.local_center);
     let tolerance = (RELATIVE_TOLERANCE * size).max(ABSOLUTE_TOLERANCE);
     let mut t: Real = 0.0;
@@ -180,6 +187,34 @@ pub fn time_of_impact(
         converged: false,
         ..toi
     })
+}
+
+/// The rotation of angular velocity `w` (rad/s) over `t` (s). The axis is made unit without
+/// squaring `w` (nalgebra's `from_scaled_axis` squares it: a speed of 1e20 rad/s would give an
+/// infinite norm and a NaN rotation); the angle is taken modulo a full turn. An angle past f32
+/// (more turns than it can count) has no meaningful phase: it counts as no turn, which
+/// changes nothing for the shapes whose reach about the centre is zero, the only ones
+/// conservative advancement lets get that far.
+fn turn(w: &Vector<Real>, t: Real) -> UnitQuaternion<Real> {
+    let Some(axis) = unit_vector(w) else {
+        return UnitQuaternion::identity();
+    };
+    let largest = w.amax();
+    let angle = largest * (w / largest).norm() * t;
+    if !angle.is_finite() {
+        return UnitQuaternion::identity();
+    }
+    UnitQuaternion::from_axis_angle(&axis, angle.rem_euclid(std::f32::consts::TAU))
+}
+
+/// `|v|` without overflow (infinite only past f32's largest value).
+fn length(v: &Vector<Real>) -> Real {
+    let largest = v.amax();
+    if largest > 0.0 {
+        largest * (v / largest).norm()
+    } else {
+        0.0
+    }
 }
 
 fn finite_motion(m: &Motion) -> bool {
