@@ -1,0 +1,174 @@
+//! Bytes into a sequence of world edits through sprung's public API (add and remove bodies,
+//! colliders and joints, set poses, velocities, forces, settings, gravity; step), with the
+//! hostile numbers of `number`: never a panic, and after every edit every live body finite, the
+//! counts right, every collider's body live, every contact between live colliders.
+#![no_main]
+
+use arbitrary::{Result, Unstructured};
+use libfuzzer_sys::fuzz_target;
+use sprung::math::{Isometry, Point, Vector};
+use sprung::{
+    BodyHandle, ColliderBuilder, ColliderHandle, JointBuilder, JointHandle, RigidBodyBuilder,
+    SolverSettings, Spring, World,
+};
+use sprung_collision_fuzz::{number, plausible, vector};
+
+fn pick<T: Copy>(u: &mut Unstructured, list: &[T]) -> Result<Option<T>> {
+    if list.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(list[u.choose_index(list.len())?]))
+}
+
+/// Mostly a small number, sometimes anything.
+fn value(u: &mut Unstructured) -> Result<f32> {
+    if u.ratio(1, 4)? {
+        number(u)
+    } else {
+        Ok(plausible(u)?.clamp(-5.0, 5.0))
+    }
+}
+
+fn small_vector(u: &mut Unstructured) -> Result<Vector<f32>> {
+    Ok(Vector::new(value(u)?, value(u)?, value(u)?))
+}
+
+fn run(u: &mut Unstructured) -> Result<()> {
+    let mut world = World::default();
+    let floor = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    world
+        .add_collider(ColliderBuilder::halfspace(Vector::y()), floor)
+        .unwrap();
+    let mut bodies: Vec<BodyHandle> = vec![floor];
+    let mut colliders: Vec<ColliderHandle> = Vec::new();
+    let mut joints: Vec<JointHandle> = Vec::new();
+    let edits = u.int_in_range(1..=64)?;
+    for _ in 0..edits {
+        match u.choose_index(12)? {
+            0 | 1 => {
+                let builder = match u.choose_index(3)? {
+                    0 => RigidBodyBuilder::dynamic(),
+                    1 => RigidBodyBuilder::kinematic(),
+                    _ => RigidBodyBuilder::fixed(),
+                };
+                let at = small_vector(u)?;
+                if let Ok(h) = world.add_body(builder.translation(at).linear_velocity(vector(u)?)) {
+                    bodies.push(h);
+                }
+            }
+            2 | 3 => {
+                if let Some(b) = pick(u, &bodies)? {
+                    let size = value(u)?;
+                    let builder = match u.choose_index(4)? {
+                        0 => ColliderBuilder::ball(size),
+                        1 => ColliderBuilder::cuboid(size, value(u)?, size),
+                        2 => ColliderBuilder::capsule(size, value(u)?),
+                        _ => ColliderBuilder::halfspace(vector(u)?),
+                    };
+                    if let Ok(c) = world.add_collider(builder.density(number(u)?.abs()), b) {
+                        colliders.push(c);
+                    }
+                }
+            }
+            4 => {
+                if let Some(b) = pick(u, &bodies)? {
+                    let _ = world.remove_body(b);
+                }
+            }
+            5 => {
+                if let Some(c) = pick(u, &colliders)? {
+                    let _ = world.remove_collider(c);
+                }
+            }
+            6 => {
+                let (Some(a), Some(b)) = (pick(u, &bodies)?, pick(u, &bodies)?) else {
+                    continue;
+                };
+                let p = Point::from(small_vector(u)?);
+                let spring = Spring::Frequency {
+                    hertz: number(u)?,
+                    damping_ratio: value(u)?,
+                };
+                let builder = match u.choose_index(4)? {
+                    0 => JointBuilder::ball(Point::origin(), p),
+                    1 => JointBuilder::distance(Point::origin(), p, value(u)?).spring(spring),
+                    2 => JointBuilder::hinge(Point::origin(), p, vector(u)?, vector(u)?)
+                        .motor(value(u)?, number(u)?),
+                    _ => JointBuilder::attachment(Point::origin(), p, spring, number(u)?),
+                };
+                let made = if u.arbitrary()? {
+                    world.add_world_joint(builder, b)
+                } else {
+                    world.add_joint(builder, a, b)
+                };
+                if let Ok(j) = made {
+                    joints.push(j);
+                }
+            }
+            7 => {
+                if let Some(j) = pick(u, &joints)? {
+                    let _ = world.remove_joint(j);
+                }
+            }
+            8 => {
+                if let Some(b) = pick(u, &bodies)? {
+                    let _ = world.set_pose(b, Isometry::new(small_vector(u)?, vector(u)?));
+                    let _ = world.set_linear_velocity(b, vector(u)?);
+                    let _ = world.set_angular_velocity(b, vector(u)?);
+                }
+            }
+            9 => {
+                if let Some(b) = pick(u, &bodies)? {
+                    let _ = world.apply_force(b, vector(u)?);
+                    let _ = world.apply_torque(b, vector(u)?);
+                    let _ = world.apply_impulse_at_point(b, vector(u)?, Point::from(vector(u)?));
+                }
+            }
+            10 => {
+                let settings = SolverSettings {
+                    substeps: u.int_in_range(0..=70)?,
+                    baumgarte: number(u)?,
+                    joint_hertz: number(u)?,
+                    ..*world.settings()
+                };
+                let _ = world.set_settings(settings);
+                let _ = world.set_gravity(vector(u)?);
+            }
+            _ => {
+                let dt = if u.ratio(1, 4)? { number(u)? } else { 1.0 / 60.0 };
+                for _ in 0..u.int_in_range(1..=4)? {
+                    let _ = world.step(dt);
+                }
+                world.drain_events().for_each(drop);
+            }
+        }
+        check(&world, &colliders);
+    }
+    Ok(())
+}
+
+fn check(world: &World, colliders: &[ColliderHandle]) {
+    assert_eq!(world.body_count(), world.bodies().count());
+    for (_, b) in world.bodies() {
+        let finite = b
+            .translation()
+            .iter()
+            .chain(b.pose().rotation.coords.iter())
+            .chain(b.linear_velocity().iter())
+            .chain(b.angular_velocity().iter())
+            .all(|x| x.is_finite());
+        assert!(finite, "non-finite body: {b:?}");
+    }
+    for &c in colliders {
+        if let Some(collider) = world.collider(c) {
+            assert!(world.body(collider.body()).is_some(), "a collider outlived its body");
+        }
+    }
+    for (a, b, _) in world.contacts() {
+        assert!(world.collider(a).is_some() && world.collider(b).is_some());
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let _ = run(&mut Unstructured::new(data));
+});
