@@ -19,6 +19,7 @@ use parry3d::bounding_volume::Aabb;
 use parry3d::math::{Point, Real, Vector};
 
 use crate::error::{finite, Error};
+use crate::limits;
 use crate::world::World;
 
 /// A spring between two points: its rest length is their distance when it was added.
@@ -46,7 +47,7 @@ struct Link {
 /// for _ in 0..600 {
 ///     rope.update(None);
 /// }
-/// assert!(rope.point(10).y < 3.2);
+/// assert!(rope.point(10).unwrap().y < 3.2);
 /// ```
 #[derive(Clone, Debug)]
 pub struct MassSpring {
@@ -70,7 +71,12 @@ impl MassSpring {
     /// `dt` (s). Damping 1% of the velocity per update, 8 passes over the springs.
     pub fn new(elasticity: Real, gravity: Vector<Real>, dt: Real) -> Result<Self, Error> {
         finite("elasticity", &[elasticity])?;
-        finite("gravity", gravity.as_slice())?;
+        limits::bounded(
+            "gravity",
+            gravity.as_slice(),
+            limits::MAX_ACCELERATION,
+            "gravity: within ±1e4 m/s^2",
+        )?;
         if !(0.0..=2.0).contains(&elasticity) {
             return Err(Error::OutOfRange("elasticity must be within [0, 2]"));
         }
@@ -99,7 +105,7 @@ impl MassSpring {
 
     /// Adds a point at rest at `at`; a pinned point never moves. Returns its index.
     pub fn add_point(&mut self, at: Point<Real>, pinned: bool) -> Result<usize, Error> {
-        finite("point", at.coords.as_slice())?;
+        limits::position("point", &at.coords)?;
         self.points.push(at);
         self.previous.push(at);
         self.pinned.push(pinned);
@@ -124,7 +130,7 @@ impl MassSpring {
 
     /// Puts a point at `at`, at rest (a pinned one too: this is how a rope's end is carried).
     pub fn set_point(&mut self, index: usize, at: Point<Real>) -> Result<(), Error> {
-        finite("point", at.coords.as_slice())?;
+        limits::position("point", &at.coords)?;
         if index >= self.points.len() {
             return Err(Error::OutOfRange("no such point"));
         }
@@ -136,7 +142,7 @@ impl MassSpring {
     /// Pulls a free point by `displacement` (m) without touching its last position: the pull
     /// becomes velocity, as a hand yanking the cloth would.
     pub fn pull(&mut self, index: usize, displacement: Vector<Real>) -> Result<(), Error> {
-        finite("pull", displacement.as_slice())?;
+        limits::position("pull", &displacement)?;
         if index >= self.points.len() {
             return Err(Error::OutOfRange("no such point"));
         }
@@ -146,9 +152,9 @@ impl MassSpring {
         Ok(())
     }
 
-    /// Where point `index` is (panics on an index that was never returned by `add_point`).
-    pub fn point(&self, index: usize) -> Point<Real> {
-        self.points[index]
+    /// Where point `index` is (`None` for an index `add_point` never returned).
+    pub fn point(&self, index: usize) -> Option<Point<Real>> {
+        self.points.get(index).copied()
     }
 
     /// All points.

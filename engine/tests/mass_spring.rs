@@ -51,7 +51,7 @@ fn it_never_explodes_whatever_the_elasticity_and_refuses_what_would() {
             ((seed >> 40) as Real / 16_777_216.0 - 0.5) * 100.0
         };
         for i in 0..c.points().len() {
-            let p = c.point(i);
+            let p = c.point(i).unwrap();
             c.set_point(i, p + Vector::new(random(), random(), random()))
                 .unwrap();
         }
@@ -111,8 +111,8 @@ fn a_pinned_rope_hangs_at_its_length() {
     for _ in 0..1200 {
         rope.update(None);
     }
-    let end = rope.point(previous);
-    assert_eq!(rope.point(top), Point::new(0.0, 10.0, 0.0));
+    let end = rope.point(previous).unwrap();
+    assert_eq!(rope.point(top).unwrap(), Point::new(0.0, 10.0, 0.0));
     // Hanging straight down, 2 m long, give or take a little stretch.
     assert!(
         end.x.abs() < 0.01 && (10.0 - end.y - 2.0).abs() < 0.04,
@@ -143,7 +143,7 @@ fn cloth_lands_on_a_box_and_does_not_push_it() {
     }
     // The centre of the cloth rests on the table's top (y = 1) and the rest drapes down, above
     // the ground; the table (a dynamic body) was not pushed.
-    let centre = c.point(5 * 11 + 5);
+    let centre = c.point(5 * 11 + 5).unwrap();
     assert!(
         (centre.y - 1.0 - c.radius).abs() < 0.02,
         "centre at {centre:?}"
