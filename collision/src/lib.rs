@@ -19,6 +19,8 @@ pub mod mesh;
 pub mod narrow_phase;
 pub mod sat;
 pub mod shape;
+#[cfg(feature = "serde")]
+mod shape_serde;
 pub mod unit;
 
 pub use parry3d;

@@ -134,7 +134,6 @@ impl std::error::Error for ShapeError {}
 /// assert!(Shape::sphere(-1.0).is_err());
 /// ```
 #[derive(Clone, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Shape {
     /// A sphere (parry3d's `Ball`).
     Sphere(Ball),
