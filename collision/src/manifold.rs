@@ -366,6 +366,10 @@ pub(crate) fn clip(
     }
 
     let (ra, rb) = (a.radius(), b.radius());
+    // Candidates on the stack: two quads clip to up to eight points (plus the deepest), and
+    // gathering them in `out.points` (four inline) spilled it to the heap for every face-face
+    // pair of every step (measured: 290 allocations a step in `pyramid`).
+    let mut found: SmallVec<[ManifoldPoint; 16]> = SmallVec::new();
     for c in &clipped {
         let at = origin + t1 * c.x + t2 * c.y;
         let (Some(pa), Some(pb)) = (lift(&fa, &at, &n, &to_plane), lift(&fb, &at, &n, &to_plane))
@@ -374,7 +378,7 @@ pub(crate) fn clip(
         };
         let separation = (pb - pa).dot(&n) - ra - rb;
         if separation <= margin && separation.is_finite() {
-            out.points.push(ManifoldPoint {
+            found.push(ManifoldPoint {
                 point_a: pa + n * ra,
                 point_b: pb - n * rb,
                 separation,
@@ -387,17 +391,18 @@ pub(crate) fn clip(
     // Deep overlaps can clip the deepest point away (the other shape's vertex sinks past the
     // edge of this face): the query's own witness pair then joins the points, so the manifold
     // is never shallower than the contact.
-    let deepest = out
-        .points
+    let deepest = found
         .iter()
         .map(|p| p.separation)
         .fold(Real::INFINITY, Real::min);
     if deepest > contact.separation + DEEPEST_TOLERANCE {
-        push_single(out, &contact, mix(base, 0xFFFF));
+        found.push(single(&contact, mix(base, 0xFFFF)));
     }
-    if out.points.len() > 4 {
-        let keep = pick_four(&out.points, &t1, &t2);
-        out.points = keep.iter().map(|&i| out.points[i]).collect();
+    if found.len() > 4 {
+        let keep = pick_four(&found, &t1, &t2);
+        out.points.extend(keep.iter().map(|&i| found[i]));
+    } else {
+        out.points.extend_from_slice(&found);
     }
 }
 
@@ -413,14 +418,19 @@ pub(crate) fn plane_axes(n: &Vector<Real>) -> (Vector<Real>, Vector<Real>) {
 }
 
 fn push_single(out: &mut Manifold, c: &Contact, id: FeatureId) {
-    out.points.push(ManifoldPoint {
+    out.points.push(single(c, id));
+}
+
+/// The contact's own witness pair as a point.
+fn single(c: &Contact, id: FeatureId) -> ManifoldPoint {
+    ManifoldPoint {
         point_a: c.point_a,
         point_b: c.point_b,
         separation: c.separation,
         id,
         normal_impulse: 0.0,
         tangent_impulse: [0.0; 2],
-    });
+    }
 }
 
 /// The point of feature `f` that projects on the contact plane at `at` (moving along `n`).

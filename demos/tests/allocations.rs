@@ -52,10 +52,13 @@ fn allocations(name: &str, settle: usize, measured: usize) -> usize {
 
 #[test]
 fn settled_scenes_step_without_allocating() {
-    // Not yet the box stacks: box-box manifolds allocate in `manifold::clip` (measured: pyramid
-    // 8,698 allocations of 352 bytes in 30 steps), which the contact-solver issue removes
-    // before it adds them here.
-    for (name, settle) in [("joint_grid", 60), ("spring_net", 120), ("bullet", 10)] {
+    for (name, settle) in [
+        ("pyramid", 120),
+        ("pyramid3d", 60),
+        ("joint_grid", 60),
+        ("spring_net", 120),
+        ("bullet", 10),
+    ] {
         let count = allocations(name, settle, 30);
         assert_eq!(count, 0, "{name}: {count} allocations in 30 steps");
     }
