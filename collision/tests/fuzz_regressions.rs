@@ -313,3 +313,68 @@ fn epa_survives_a_polytope_gone_concave() {
         "{ours:?} vs {theirs:?}"
     );
 }
+
+/// shape_from_bytes, against the f64 hull mass properties above: parry3d wound one face of this
+/// sliver tetrahedron inwards, the signed volumes cancelled and the mass came out zero. Each
+/// tetrahedron now counts its volume's magnitude (the reference point is inside). The oracle is
+/// the tetrahedron's volume, |det| / 6 in f64.
+#[test]
+fn a_hull_with_a_face_wound_inwards_has_its_mass() {
+    let corners = [
+        Point::new(0.0, -274.30875, -274.30875),
+        Point::new(0.0, 0.0, 0.0),
+        Point::new(-274.30875, 350.52316, -0.19659139),
+        Point::new(-1.3715982, -274.30875, -274.30875),
+    ];
+    let hull = Shape::convex_hull(&corners).unwrap();
+    let m = hull.mass_properties(2.0);
+    let e = |i: usize| corners[i].coords.map(|x| x as f64) - corners[0].coords.map(|x| x as f64);
+    let volume = e(1).cross(&e(2)).dot(&e(3)).abs() / 6.0;
+    assert!(
+        ((m.mass() as f64) / (2.0 * volume) - 1.0).abs() < 1e-4,
+        "{m:?} vs {volume}"
+    );
+    assert!(
+        m.principal_inertia()
+            .iter()
+            .all(|&x| x > 0.0 && x.is_finite()),
+        "{m:?}"
+    );
+    let centroid = corners.iter().map(|p| p.coords).sum::<Vector<Real>>() / 4.0;
+    assert!((m.local_com.coords - centroid).norm() < 1e-3, "{m:?}");
+}
+
+/// narrow_phase, against the first fix of `a_stalled_gjk_does_not_claim_separation`: a cube
+/// 519 m from a 74 km slab 1.6 mm thin. GJK's sliver triangle gave a direction with a few
+/// metres of f32 noise along the slab, the search stalled without a proof, and "unproven" was
+/// then taken as touching. Now it restarts from the best edge and proves them apart; parry3d's
+/// distance is the oracle.
+#[test]
+fn a_stall_near_a_long_slab_is_proved_apart() {
+    use sprung_collision::parry3d::na::UnitQuaternion;
+    let a = Shape::cuboid(Vector::new(0.82351685, 0.82351685, 0.82351685)).unwrap();
+    let b = Shape::cuboid(Vector::new(0.82351685, 0.00082812505, 36837.77)).unwrap();
+    let pa = Isometry::from_parts(
+        Translation3::new(368.62183, 368.62183, 368.62183),
+        UnitQuaternion::new_normalize(Quaternion::new(
+            0.55984294,
+            0.58462375,
+            0.58718896,
+            1.6325326e-7,
+        )),
+    );
+    let pb = Isometry::translation(0.0050979615, 0.0051956177, 0.014117432);
+    let theirs =
+        sprung_collision::parry3d::query::distance(&pa, a.as_parry(), &pb, b.as_parry()).unwrap();
+    assert!(!gjk::intersects(&a, &pa, &b, &pb));
+    let d = gjk::distance(&a, &pa, &b, &pb);
+    assert!(
+        (d.distance - theirs).abs() < 1e-3 * theirs,
+        "{d:?} vs {theirs}"
+    );
+    let c = epa::contact(&a, &pa, &b, &pb, Real::INFINITY).unwrap();
+    assert!(
+        (c.separation - theirs).abs() < 1e-3 * theirs,
+        "{c:?} vs {theirs}"
+    );
+}
