@@ -378,3 +378,31 @@ fn a_stall_near_a_long_slab_is_proved_apart() {
         "{c:?} vs {theirs}"
     );
 }
+
+/// narrow_phase, against the second fix of GJK: a sphere (8.3 m) whose centre lies 0.4 mm off
+/// a hull. The search proved the cores apart early (at 20 m) and only approximately at the end
+/// (0.4 mm, below the proof's rounding margin); reporting the proving state's distance made the
+/// shapes 12 m apart instead of 8.3 m deep. The nearest state is the answer now; parry3d's
+/// contact (proved: its witness midpoint lies inside both) is the oracle.
+#[test]
+fn gjk_keeps_its_nearest_point_after_an_early_proof() {
+    let ball = Shape::sphere(8.313599).unwrap();
+    let hull = Shape::convex_hull(&[
+        Point::new(0.00048599244, 0.0004617538, 21.865591),
+        Point::new(-22.268156, 0.10848045, 0.0),
+        Point::new(-22.217306, -444.3461, -22.217306),
+        Point::new(-0.00045019388, 0.0, 0.0),
+    ])
+    .unwrap();
+    let at = Isometry::identity();
+    let theirs =
+        sprung_collision::parry3d::query::contact(&at, ball.as_parry(), &at, hull.as_parry(), 0.0)
+            .unwrap()
+            .unwrap();
+    assert!(gjk::intersects(&ball, &at, &hull, &at));
+    let ours = epa::contact(&ball, &at, &hull, &at, Real::INFINITY).unwrap();
+    assert!(
+        (ours.separation - theirs.dist).abs() < 1e-3,
+        "{ours:?} vs {theirs:?}"
+    );
+}
