@@ -406,3 +406,46 @@ fn gjk_keeps_its_nearest_point_after_an_early_proof() {
         "{ours:?} vs {theirs:?}"
     );
 }
+
+/// casts: a box moving at 1.8e38 m/s (finite, near f32's largest). Conservative advancement
+/// stepped to t = 1.95 s, where the pose is past f32's range, and answered NaN witness points.
+/// A motion that overflows its pose before an impact now gives `None`.
+#[test]
+fn a_motion_past_f32_range_gives_no_impact() {
+    use sprung_collision::cast::{time_of_impact, Motion};
+    let a = Shape::cuboid(Vector::new(454.92554, 0.022746278, 454.92554)).unwrap();
+    let b = Shape::cuboid(Vector::new(454.92554, 454.92554, 0.022746278)).unwrap();
+    let ma = Motion::new(
+        Isometry::from_parts(
+            Translation3::new(-459.80835, -454.92554, -454.92554),
+            unit_quaternion(&Quaternion::new(
+                0.58452106,
+                -0.128982,
+                -0.12918271,
+                -0.7905761,
+            ))
+            .unwrap(),
+        ),
+        Vector::new(3.149414e-8, -1.8343346e38, -0.0002081604),
+        Vector::new(-0.15689087, -0.15689087, -0.00015689088),
+    )
+    .about(Point::new(-1.6281128e-7, -0.012550354, -0.012550354));
+    let mb = Motion::new(
+        Isometry::from_parts(
+            Translation3::new(-0.012550354, -0.012550354, -0.012550354),
+            unit_quaternion(&Quaternion::new(-0.5, -0.5, -0.5, -0.5)).unwrap(),
+        ),
+        Vector::repeat(-0.012550354),
+        Vector::repeat(-0.012550354),
+    )
+    .about(Point::new(-0.012550354, -0.046372987, 8.675537e-7));
+    let toi = time_of_impact(&a, &ma, &b, &mb, 454.92554, 0.6069946);
+    if let Some(toi) = toi {
+        let finite = |p: &Point<Real>| p.coords.iter().all(|x| x.is_finite());
+        assert!(
+            toi.t.is_finite() && finite(&toi.point_a) && finite(&toi.point_b),
+            "{toi:?}"
+        );
+        assert!(toi.normal.iter().all(|x| x.is_finite()), "{toi:?}");
+    }
+}
