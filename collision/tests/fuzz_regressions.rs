@@ -1,6 +1,10 @@
-//! Inputs the fuzz targets (fuzz/, docs/RELIABILITY.md) found, kept as tests: each failed before
-//! its fix. Values are the fuzzer's, minimised by hand; the expected answers come from exact
-//! geometry or parry3d's support maps, never from our own output.
+//! Inputs the fuzz targets (fuzz/, docs/RELIABILITY.md) found, kept as tests. Values are the
+//! fuzzer's, trimmed by hand to the shapes and poses involved; the expected answers come from
+//! exact geometry or parry3d, never from our own output. Each input failed before its fix (the
+//! test itself was re-run against the old code for the time of impact one only), except
+//! `coincident_capsules_overlap_by_their_radii` (parry3d was wrong there, not us) and
+//! `a_mesh_with_subnormal_coordinates_builds` (built from the analysis of a panic inside
+//! parry3d, not from its input; the input itself was replayed against the fix).
 
 use smallvec::SmallVec;
 use sprung_collision::cast::ray_cast;
@@ -312,4 +316,140 @@ fn epa_survives_a_polytope_gone_concave() {
         (ours.normal - theirs.normal1.into_inner()).norm() < 2e-3,
         "{ours:?} vs {theirs:?}"
     );
+}
+
+/// shape_from_bytes, against the f64 hull mass properties above: parry3d wound one face of this
+/// sliver tetrahedron inwards, the signed volumes cancelled and the mass came out zero. Each
+/// tetrahedron now counts its volume's magnitude (the reference point is inside). The oracle is
+/// the tetrahedron's volume, |det| / 6 in f64.
+#[test]
+fn a_hull_with_a_face_wound_inwards_has_its_mass() {
+    let corners = [
+        Point::new(0.0, -274.30875, -274.30875),
+        Point::new(0.0, 0.0, 0.0),
+        Point::new(-274.30875, 350.52316, -0.19659139),
+        Point::new(-1.3715982, -274.30875, -274.30875),
+    ];
+    let hull = Shape::convex_hull(&corners).unwrap();
+    let m = hull.mass_properties(2.0);
+    let e = |i: usize| corners[i].coords.map(|x| x as f64) - corners[0].coords.map(|x| x as f64);
+    let volume = e(1).cross(&e(2)).dot(&e(3)).abs() / 6.0;
+    assert!(
+        ((m.mass() as f64) / (2.0 * volume) - 1.0).abs() < 1e-4,
+        "{m:?} vs {volume}"
+    );
+    assert!(
+        m.principal_inertia()
+            .iter()
+            .all(|&x| x > 0.0 && x.is_finite()),
+        "{m:?}"
+    );
+    let centroid = corners.iter().map(|p| p.coords).sum::<Vector<Real>>() / 4.0;
+    assert!((m.local_com.coords - centroid).norm() < 1e-3, "{m:?}");
+}
+
+/// narrow_phase, against the first fix of `a_stalled_gjk_does_not_claim_separation`: a cube
+/// 519 m from a 74 km slab 1.6 mm thin. GJK's sliver triangle gave a direction with a few
+/// metres of f32 noise along the slab, the search stalled without a proof, and "unproven" was
+/// then taken as touching. Now it restarts from the best edge and proves them apart; parry3d's
+/// distance is the oracle.
+#[test]
+fn a_stall_near_a_long_slab_is_proved_apart() {
+    use sprung_collision::parry3d::na::UnitQuaternion;
+    let a = Shape::cuboid(Vector::new(0.82351685, 0.82351685, 0.82351685)).unwrap();
+    let b = Shape::cuboid(Vector::new(0.82351685, 0.00082812505, 36837.77)).unwrap();
+    let pa = Isometry::from_parts(
+        Translation3::new(368.62183, 368.62183, 368.62183),
+        UnitQuaternion::new_normalize(Quaternion::new(
+            0.55984294,
+            0.58462375,
+            0.58718896,
+            1.6325326e-7,
+        )),
+    );
+    let pb = Isometry::translation(0.0050979615, 0.0051956177, 0.014117432);
+    let theirs =
+        sprung_collision::parry3d::query::distance(&pa, a.as_parry(), &pb, b.as_parry()).unwrap();
+    assert!(!gjk::intersects(&a, &pa, &b, &pb));
+    let d = gjk::distance(&a, &pa, &b, &pb);
+    assert!(
+        (d.distance - theirs).abs() < 1e-3 * theirs,
+        "{d:?} vs {theirs}"
+    );
+    let c = epa::contact(&a, &pa, &b, &pb, Real::INFINITY).unwrap();
+    assert!(
+        (c.separation - theirs).abs() < 1e-3 * theirs,
+        "{c:?} vs {theirs}"
+    );
+}
+
+/// narrow_phase, against the second fix of GJK: a sphere (8.3 m) whose centre lies 0.4 mm off
+/// a hull. The search proved the cores apart early (at 20 m) and only approximately at the end
+/// (0.4 mm, below the proof's rounding margin); reporting the proving state's distance made the
+/// shapes 12 m apart instead of 8.3 m deep. The nearest state is the answer now; parry3d's
+/// contact (proved: its witness midpoint lies inside both) is the oracle.
+#[test]
+fn gjk_keeps_its_nearest_point_after_an_early_proof() {
+    let ball = Shape::sphere(8.313599).unwrap();
+    let hull = Shape::convex_hull(&[
+        Point::new(0.00048599244, 0.0004617538, 21.865591),
+        Point::new(-22.268156, 0.10848045, 0.0),
+        Point::new(-22.217306, -444.3461, -22.217306),
+        Point::new(-0.00045019388, 0.0, 0.0),
+    ])
+    .unwrap();
+    let at = Isometry::identity();
+    let theirs =
+        sprung_collision::parry3d::query::contact(&at, ball.as_parry(), &at, hull.as_parry(), 0.0)
+            .unwrap()
+            .unwrap();
+    assert!(gjk::intersects(&ball, &at, &hull, &at));
+    let ours = epa::contact(&ball, &at, &hull, &at, Real::INFINITY).unwrap();
+    assert!(
+        (ours.separation - theirs.dist).abs() < 1e-3,
+        "{ours:?} vs {theirs:?}"
+    );
+}
+
+/// casts: a box moving at 1.8e38 m/s (finite, near f32's largest). Conservative advancement
+/// stepped to t = 1.95 s, where the pose is past f32's range, and answered NaN witness points.
+/// A motion that overflows its pose before an impact now gives `None`.
+#[test]
+fn a_motion_past_f32_range_gives_no_impact() {
+    use sprung_collision::cast::{time_of_impact, Motion};
+    let a = Shape::cuboid(Vector::new(454.92554, 0.022746278, 454.92554)).unwrap();
+    let b = Shape::cuboid(Vector::new(454.92554, 454.92554, 0.022746278)).unwrap();
+    let ma = Motion::new(
+        Isometry::from_parts(
+            Translation3::new(-459.80835, -454.92554, -454.92554),
+            unit_quaternion(&Quaternion::new(
+                0.58452106,
+                -0.128982,
+                -0.12918271,
+                -0.7905761,
+            ))
+            .unwrap(),
+        ),
+        Vector::new(3.149414e-8, -1.8343346e38, -0.0002081604),
+        Vector::new(-0.15689087, -0.15689087, -0.00015689088),
+    )
+    .about(Point::new(-1.6281128e-7, -0.012550354, -0.012550354));
+    let mb = Motion::new(
+        Isometry::from_parts(
+            Translation3::new(-0.012550354, -0.012550354, -0.012550354),
+            unit_quaternion(&Quaternion::new(-0.5, -0.5, -0.5, -0.5)).unwrap(),
+        ),
+        Vector::repeat(-0.012550354),
+        Vector::repeat(-0.012550354),
+    )
+    .about(Point::new(-0.012550354, -0.046372987, 8.675537e-7));
+    let toi = time_of_impact(&a, &ma, &b, &mb, 454.92554, 0.6069946);
+    if let Some(toi) = toi {
+        let finite = |p: &Point<Real>| p.coords.iter().all(|x| x.is_finite());
+        assert!(
+            toi.t.is_finite() && finite(&toi.point_a) && finite(&toi.point_b),
+            "{toi:?}"
+        );
+        assert!(toi.normal.iter().all(|x| x.is_finite()), "{toi:?}");
+    }
 }
