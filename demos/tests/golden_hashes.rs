@@ -31,7 +31,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("pyramid3d", 0x353333c79b00d87a),
     ("boxes", 0x420f13a00aa27cf7),
     ("balls", 0x540867c13c4ed8d2),
-    ("convex", 0xc5b5a3d2bb5f684c),
+    ("convex", 0xc725062c5ff0018a),
     ("joint_grid", 0x709b67a17a8a4220),
     ("spring_net", 0xc25bf69795ffb17e),
     ("rope", 0xd2af0f9165fc4110),
