@@ -1,11 +1,11 @@
 //! The integrate stage's two halves around the solver: gather bodies into the solver's compact
-//! [`SolverBody`] array (velocities, forces as accelerations, inverse mass and world inertia),
+//! [`Bodies`] (hot state and cold half) (velocities, forces as accelerations, inverse mass and world inertia),
 //! and scatter the result back (velocities and poses). The semi-implicit Euler updates
-//! themselves run inside the solver, once per substep (`SolverBody::integrate_velocity` and
-//! `integrate_position`), because substeps interleave them with the constraint iterations.
+//! themselves run inside the solver, once per substep (`BodySim::integrate_velocity` and
+//! `BodyState::integrate_position`), because substeps interleave them with the constraint iterations.
 
 use parry3d::math::{Real, Vector};
-use sprung_solver::body::{SolverBody, STATIC};
+use sprung_solver::body::{Bodies, BodySim, BodyState, STATIC};
 
 use crate::body::{BodyKind, RigidBody};
 use crate::handle::Arena;
@@ -27,7 +27,7 @@ pub(crate) fn aim_kinematic(bodies: &mut Arena<RigidBody>, dt: Real) {
 /// records each body's index there, and in `slots` each solver body's slot.
 pub(crate) fn gather(
     bodies: &mut Arena<RigidBody>,
-    out: &mut Vec<SolverBody>,
+    out: &mut Bodies,
     slots: &mut Vec<u32>,
     gravity: Vector<Real>,
     dt: Real,
@@ -74,34 +74,36 @@ pub(crate) fn gather(
             continue;
         }
         slots.push(slot);
-        body.solver_index = out.len() as u32;
-        out.push(SolverBody {
-            linear_velocity: body.linear_velocity,
-            angular_velocity: body.angular_velocity,
-            inv_mass,
-            inv_inertia,
-            principal_inertia,
-            principal_frame: frame,
-            position: body.center_of_mass().coords,
-            rotation: body.pose.rotation,
-            delta_position: Vector::zeros(),
-            delta_rotation: nalgebra::UnitQuaternion::identity(),
-            linear_acceleration,
-            angular_acceleration,
-            linear_damping: body.linear_damping,
-            angular_damping: body.angular_damping,
-        });
+        let i = principal_inertia;
+        body.solver_index = out.push(
+            BodyState::moving(body.linear_velocity, body.angular_velocity),
+            BodySim {
+                inv_mass,
+                inv_inertia,
+                principal_inertia,
+                principal_frame: frame,
+                // Equal moments (a sphere, a cube): w x I w is zero, no gyroscopic term.
+                gyroscopic: dynamic && !(i.x == i.y && i.y == i.z),
+                position: body.center_of_mass().coords,
+                rotation: body.pose.rotation,
+                linear_acceleration,
+                angular_acceleration,
+                linear_damping: body.linear_damping,
+                angular_damping: body.angular_damping,
+            },
+        );
     }
 }
 
 /// Writes the solver's velocities and poses back, and clears the step's forces.
-pub(crate) fn scatter(bodies: &mut Arena<RigidBody>, solved: &[SolverBody]) {
+pub(crate) fn scatter(bodies: &mut Arena<RigidBody>, solved: &Bodies) {
     for (_, body) in bodies.iter_mut() {
-        let Some(s) = solved.get(body.solver_index as usize) else {
+        let i = body.solver_index as usize;
+        let (Some(state), Some(s)) = (solved.states.get(i), solved.sims.get(i)) else {
             continue;
         };
-        body.linear_velocity = s.linear_velocity;
-        body.angular_velocity = s.angular_velocity;
+        body.linear_velocity = state.linear_velocity;
+        body.angular_velocity = state.angular_velocity;
         body.pose.rotation = s.rotation;
         body.pose.translation.vector = s.position - s.rotation * body.mass.local_center.coords;
         if let Some(target) = body.kinematic_target.take() {

@@ -8,9 +8,8 @@
 //! | `substeps` | 1 to [`MAX_SUBSTEPS`] |
 //! | `iterations` | 1 to [`MAX_ITERATIONS`] |
 //! | `relax_iterations` | 0 to [`MAX_ITERATIONS`] |
-//! | `baumgarte` | 0 to 1 |
-//! | `joint_hertz` | finite, > 0 |
-//! | `joint_damping_ratio`, `slop`, `max_push_out_speed`, `restitution_threshold` | finite, >= 0 |
+//! | `contact_hertz`, `static_contact_hertz`, `joint_hertz` | finite, > 0 |
+//! | `contact_damping_ratio`, `joint_damping_ratio`, `max_push_out_speed`, `restitution_threshold` | finite, >= 0 |
 //! | sleep thresholds, `time_to_sleep` | finite, >= 0 |
 
 use sprung_solver::pgs::SolverSettings;
@@ -37,23 +36,27 @@ pub(crate) fn check_solver(s: &SolverSettings) -> Result<(), Error> {
     finite(
         "solver settings",
         &[
-            s.baumgarte,
+            s.contact_hertz,
+            s.static_contact_hertz,
+            s.contact_damping_ratio,
             s.joint_hertz,
             s.joint_damping_ratio,
-            s.slop,
             s.max_push_out_speed,
             s.restitution_threshold,
         ],
     )?;
-    if !(0.0..=1.0).contains(&s.baumgarte) {
-        return Err(Error::OutOfRange("baumgarte: 0 to 1"));
-    }
-    if s.joint_hertz <= 0.0 {
-        return Err(Error::NonPositive("joint hertz"));
+    for (value, what) in [
+        (s.contact_hertz, "contact hertz"),
+        (s.static_contact_hertz, "static contact hertz"),
+        (s.joint_hertz, "joint hertz"),
+    ] {
+        if value <= 0.0 {
+            return Err(Error::NonPositive(what));
+        }
     }
     for (value, what) in [
+        (s.contact_damping_ratio, "contact damping ratio"),
         (s.joint_damping_ratio, "joint damping ratio"),
-        (s.slop, "slop"),
         (s.max_push_out_speed, "max push-out speed"),
         (s.restitution_threshold, "restitution threshold"),
     ] {

@@ -17,7 +17,7 @@ use sprung_collision::broad_phase::{BroadPhase, PairEvent, ProxyId, ProxyPair};
 use sprung_collision::narrow_phase::{NarrowPhase, ProxyShapes};
 use sprung_collision::shape::Shape;
 use sprung_solver::body::Motion;
-use sprung_solver::body::{SolverBody, STATIC};
+use sprung_solver::body::{Bodies, STATIC};
 use sprung_solver::contact::{ContactConstraint, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
     BallJoint, DistanceJoint, FixedJoint, HingeJoint, HingeSettings, JointConstraint, JointFrame,
@@ -146,7 +146,7 @@ pub struct World {
     contact_sources: Vec<(u32, u32)>,
     /// Collider slot of each broad-phase proxy (u32::MAX: none).
     proxy_colliders: Vec<u32>,
-    solver_bodies: Vec<SolverBody>,
+    solver_bodies: Bodies,
     /// The body slot of each solver body.
     solver_slots: Vec<u32>,
     islands: Islands,
@@ -186,7 +186,7 @@ impl World {
             solver: Solver::default(),
             contact_sources: Vec::new(),
             proxy_colliders: Vec::new(),
-            solver_bodies: Vec::new(),
+            solver_bodies: Bodies::default(),
             solver_slots: Vec::new(),
             islands: Islands::default(),
             pair_events: Vec::new(),

@@ -359,10 +359,10 @@ fn settings_are_checked_before_the_step_reads_them() {
         ),
         (
             SolverSettings {
-                baumgarte: 3.0,
+                contact_hertz: -3.0,
                 ..good
             },
-            Error::OutOfRange("baumgarte: 0 to 1"),
+            Error::NonPositive("contact hertz"),
         ),
         (
             SolverSettings {
@@ -372,8 +372,11 @@ fn settings_are_checked_before_the_step_reads_them() {
             Error::NonPositive("joint hertz"),
         ),
         (
-            SolverSettings { slop: -1.0, ..good },
-            Error::Negative("slop"),
+            SolverSettings {
+                contact_damping_ratio: -1.0,
+                ..good
+            },
+            Error::Negative("contact damping ratio"),
         ),
     ];
     for (settings, error) in bad {

@@ -99,7 +99,7 @@ enum Edit {
     },
     Settings {
         substeps: u32,
-        baumgarte: Real,
+        contact_hertz: Real,
         hertz: Real,
     },
     Gravity(Vector<Real>),
@@ -126,7 +126,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => (index.clone(), index, any::<bool>())
             .prop_map(|(a, b, collide)| Edit::PairCollision { a, b, collide }),
         1 => (0..80u32, number(), number())
-            .prop_map(|(substeps, baumgarte, hertz)| Edit::Settings { substeps, baumgarte, hertz }),
+            .prop_map(|(substeps, contact_hertz, hertz)| Edit::Settings { substeps, contact_hertz, hertz }),
         1 => vector().prop_map(Edit::Gravity),
         8 => prop_oneof![6 => Just(1.0f32 / 60.0), 1 => number()].prop_map(Edit::Step),
     ]
@@ -266,12 +266,12 @@ fn apply(world: &mut World, model: &mut Model, edit: &Edit) {
         }
         Edit::Settings {
             substeps,
-            baumgarte,
+            contact_hertz,
             hertz,
         } => {
             let settings = SolverSettings {
                 substeps,
-                baumgarte,
+                contact_hertz,
                 joint_hertz: hertz,
                 ..*world.settings()
             };

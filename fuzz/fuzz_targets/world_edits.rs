@@ -127,7 +127,7 @@ fn run(u: &mut Unstructured) -> Result<()> {
             10 => {
                 let settings = SolverSettings {
                     substeps: u.int_in_range(0..=70)?,
-                    baumgarte: number(u)?,
+                    contact_hertz: number(u)?,
                     joint_hertz: number(u)?,
                     ..*world.settings()
                 };

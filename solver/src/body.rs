@@ -1,42 +1,98 @@
-//! The solver's view of a body: what the constraint loop reads and writes, laid out compactly
-//! (the engine's `RigidBody` carries much more that the loop never touches).
+//! The solver's view of a body, in two parts (Box2D v3's `b2BodyState` and `b2BodySim`):
+//!
+//! - [`BodyState`], hot: what the constraint loop reads and writes on every row, velocities
+//!   and the motion since the step began, 64 bytes and one cache line per body.
+//! - [`BodySim`], cold: what only integration and preparation read, mass properties, forces as
+//!   accelerations and the pose at the start of the step.
+//!
+//! Constraints copy a body's inverse mass and world inverse inertia once per step when they are
+//! prepared, so the loop never reads the cold half. Static bodies are not solver bodies at all:
+//! rows refer to them by [`STATIC`] and read [`BodyState::STATIC`] (no velocity, no motion),
+//! which is never written.
 //!
 //! In: mass properties, velocities, forces and the pose of the centre of mass, gathered by the
-//! engine at the start of a step. Out: velocities and the centre of mass's pose after the step.
-//! Static bodies are not solver bodies at all: rows refer to them by [`STATIC`] and see zero
-//! velocity and infinite mass.
+//! engine at the start of a step. Out: velocities, and after [`Bodies::finalize`] the centre of
+//! mass's pose at the end of the step.
 
 use crate::{Matrix, Quaternion, Real, Vector};
 
 /// The index rows use for a static body (or the world).
 pub const STATIC: u32 = u32::MAX;
 
-/// One moving body as the solver sees it. Kinematic bodies have zero inverse mass and inertia:
-/// they move at their velocity and are not pushed.
+/// What the constraint loop reads and writes of one moving body.
 #[derive(Clone, Copy, Debug)]
-pub struct SolverBody {
+#[repr(C, align(64))]
+pub struct BodyState {
     /// Velocity of the centre of mass (m/s).
     pub linear_velocity: Vector,
     /// Angular velocity (rad/s, world).
     pub angular_velocity: Vector,
+    /// How far the centre of mass has moved since the step began: contacts and joints compute
+    /// their separation from it between substeps instead of asking the narrow phase again.
+    pub delta_position: Vector,
+    /// Rotation since the step began (world frame: the pose is `delta_rotation * start`).
+    /// Anchors turn by it exactly, so a fast-spinning body's anchors do not stretch as a
+    /// small-angle update would make them.
+    pub delta_rotation: Quaternion,
+}
+
+impl BodyState {
+    /// A static body: no velocity and no motion.
+    pub const STATIC: BodyState = BodyState {
+        linear_velocity: Vector::new(0.0, 0.0, 0.0),
+        angular_velocity: Vector::new(0.0, 0.0, 0.0),
+        delta_position: Vector::new(0.0, 0.0, 0.0),
+        delta_rotation: Quaternion::new_unchecked(nalgebra::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
+    };
+
+    /// A body at the start of a step, moving at `v` and `w`.
+    pub fn moving(linear_velocity: Vector, angular_velocity: Vector) -> BodyState {
+        BodyState {
+            linear_velocity,
+            angular_velocity,
+            ..BodyState::STATIC
+        }
+    }
+
+    /// Semi-implicit Euler, position half: `x += h v`, `q += h/2 (w, 0) q`, renormalised; kept
+    /// as the motion since the step began.
+    #[inline]
+    pub fn integrate_position(&mut self, h: Real) {
+        self.delta_position += self.linear_velocity * h;
+        let spin = nalgebra::Quaternion::from_parts(0.0, self.angular_velocity * (0.5 * h));
+        let d = self.delta_rotation.into_inner() + spin * self.delta_rotation.into_inner();
+        self.delta_rotation = Quaternion::new_normalize(d);
+    }
+
+    /// The sum of the velocity components: finite if and only if each is (barring overflow).
+    #[inline]
+    fn velocity_sum(&self) -> Real {
+        let (v, w) = (&self.linear_velocity, &self.angular_velocity);
+        (v.x + v.y + v.z) + (w.x + w.y + w.z)
+    }
+}
+
+/// What integration and preparation read of one moving body. Kinematic bodies have zero
+/// inverse mass and inertia: they move at their velocity and are not pushed.
+#[derive(Clone, Copy, Debug)]
+pub struct BodySim {
     /// 1 / mass (1/kg); 0 for kinematic bodies.
     pub inv_mass: Real,
     /// Inverse inertia about the centre of mass, world frame, fixed for the step.
     pub inv_inertia: Matrix,
     /// Principal moments of inertia (kg m^2), for the gyroscopic term; zero when not dynamic.
     pub principal_inertia: Vector,
-    /// Orientation of the principal axes (body rotation times the principal frame).
+    /// Orientation of the principal axes at the start of the step (body rotation times the
+    /// principal frame).
     pub principal_frame: Quaternion,
-    /// Centre of mass (world).
+    /// Whether the gyroscopic term can be non-zero: not for a body whose three principal
+    /// moments are equal (a sphere, a cube), for which `w x I w` vanishes.
+    pub gyroscopic: bool,
+    /// Centre of mass (world): at the start of the step, and after [`Bodies::finalize`] at its
+    /// end.
     pub position: Vector,
-    /// Orientation of the body.
+    /// Orientation of the body: likewise.
     pub rotation: Quaternion,
-    /// How far the centre of mass has moved since the step began (contacts read it to update
-    /// their separation between substeps).
-    pub delta_position: Vector,
-    /// Rotation since the step began (for the same purpose): anchors turn by it exactly, so a
-    /// fast-spinning body's anchors do not stretch as a small-angle update would make them.
-    pub delta_rotation: Quaternion,
     /// Constant linear acceleration for the step: gravity times scale plus force / mass.
     pub linear_acceleration: Vector,
     /// Angular acceleration from the applied torque (world).
@@ -47,36 +103,42 @@ pub struct SolverBody {
     pub angular_damping: Real,
 }
 
-impl SolverBody {
+impl BodySim {
     /// True if constraints can push this body.
     pub fn is_dynamic(&self) -> bool {
         self.inv_mass > 0.0
     }
 
     /// Semi-implicit Euler, velocity half: `v += h a`, damping, and the implicit gyroscopic term.
-    pub fn integrate_velocity(&mut self, h: Real) {
+    #[inline]
+    pub fn integrate_velocity(&self, state: &mut BodyState, h: Real) {
         if !self.is_dynamic() {
             return;
         }
-        self.linear_velocity += self.linear_acceleration * h;
-        self.angular_velocity += self.angular_acceleration * h;
-        self.angular_velocity = self.gyroscopic(h);
+        state.linear_velocity += self.linear_acceleration * h;
+        state.angular_velocity += self.angular_acceleration * h;
+        if self.gyroscopic {
+            let frame = state.delta_rotation * self.principal_frame;
+            state.angular_velocity = self.gyroscopic(&frame, &state.angular_velocity, h);
+        }
         // Damping as an implicit decay, stable for any rate: v / (1 + h c).
-        self.linear_velocity /= 1.0 + h * self.linear_damping;
-        self.angular_velocity /= 1.0 + h * self.angular_damping;
+        if self.linear_damping != 0.0 {
+            state.linear_velocity /= 1.0 + h * self.linear_damping;
+        }
+        if self.angular_damping != 0.0 {
+            state.angular_velocity /= 1.0 + h * self.angular_damping;
+        }
     }
 
     /// One Newton step on `I (w2 - w1) + h w2 x I w2 = 0` in the principal frame (Catto,
     /// "Numerical Methods", GDC 2015): the implicit gyroscopic term, which unlike the explicit
     /// `-h I^-1 (w x I w)` never adds energy.
-    fn gyroscopic(&self, h: Real) -> Vector {
+    fn gyroscopic(&self, frame: &Quaternion, w: &Vector, h: Real) -> Vector {
         let inertia = self.principal_inertia;
         if inertia.iter().any(|&i| i <= 0.0) {
-            return self.angular_velocity;
+            return *w;
         }
-        let w1 = self
-            .principal_frame
-            .inverse_transform_vector(&self.angular_velocity);
+        let w1 = frame.inverse_transform_vector(w);
         let iw = inertia.component_mul(&w1);
         let f = w1.cross(&iw) * h;
         let jacobian = Matrix::from_diagonal(&inertia)
@@ -85,25 +147,109 @@ impl SolverBody {
             Some(inv) => w1 - inv * f,
             None => w1,
         };
-        self.principal_frame * w2
-    }
-
-    /// Semi-implicit Euler, position half: `x += h v`, `q += h/2 (w, 0) q`, renormalised.
-    pub fn integrate_position(&mut self, h: Real) {
-        let dx = self.linear_velocity * h;
-        self.position += dx;
-        self.delta_position += dx;
-        let spin = nalgebra::Quaternion::from_parts(0.0, self.angular_velocity * (0.5 * h));
-        let q = self.rotation.into_inner() + spin * self.rotation.into_inner();
-        self.rotation = Quaternion::new_normalize(q);
-        let p = self.principal_frame.into_inner() + spin * self.principal_frame.into_inner();
-        self.principal_frame = Quaternion::new_normalize(p);
-        let d = self.delta_rotation.into_inner() + spin * self.delta_rotation.into_inner();
-        self.delta_rotation = Quaternion::new_normalize(d);
+        frame * w2
     }
 }
 
-/// The velocity state a row works on: a copy of a body's (or zeros for a static body).
+/// The step's moving bodies, hot and cold halves side by side (index `i` of one is index `i`
+/// of the other).
+#[derive(Clone, Debug, Default)]
+pub struct Bodies {
+    /// What the constraint loop reads and writes.
+    pub states: Vec<BodyState>,
+    /// What integration and preparation read.
+    pub sims: Vec<BodySim>,
+}
+
+impl Bodies {
+    /// Empties both halves, keeping their capacity.
+    pub fn clear(&mut self) {
+        self.states.clear();
+        self.sims.clear();
+    }
+
+    /// Adds a body; returns its solver index.
+    pub fn push(&mut self, state: BodyState, sim: BodySim) -> u32 {
+        self.states.push(state);
+        self.sims.push(sim);
+        self.states.len() as u32 - 1
+    }
+
+    /// How many bodies.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// The hot state of body `index` (a static one's for [`STATIC`]).
+    #[inline]
+    pub fn state(&self, index: u32) -> &BodyState {
+        self.states
+            .get(index as usize)
+            .unwrap_or(&BodyState::STATIC)
+    }
+
+    /// Body `index`'s inverse mass and world inverse inertia (zeros for a static body).
+    #[inline]
+    pub fn mass(&self, index: u32) -> (Real, Matrix) {
+        match self.sims.get(index as usize) {
+            Some(s) => (s.inv_mass, s.inv_inertia),
+            None => (0.0, Matrix::zeros()),
+        }
+    }
+
+    /// Integrates every body's velocity over a substep of `h` (s).
+    pub fn integrate_velocities(&mut self, h: Real) {
+        for (state, sim) in self.states.iter_mut().zip(&self.sims) {
+            sim.integrate_velocity(state, h);
+        }
+    }
+
+    /// Integrates every body's position over a substep of `h` (s).
+    pub fn integrate_positions(&mut self, h: Real) {
+        for state in &mut self.states {
+            state.integrate_position(h);
+        }
+    }
+
+    /// Composes the step's motion into each body's pose: `x0 + dx`, `dq * q0`. Called once,
+    /// after the last substep.
+    pub fn finalize(&mut self) {
+        for (state, sim) in self.states.iter().zip(&mut self.sims) {
+            sim.position += state.delta_position;
+            sim.rotation = Quaternion::new_normalize(
+                state.delta_rotation.into_inner() * sim.rotation.into_inner(),
+            );
+        }
+    }
+
+    /// Writes two bodies' new velocities, unless one stopped being finite: then the constraint
+    /// that computed them changes nothing this pass. A row thus never hands NaN or infinity
+    /// from one body to another; the engine finds the body that diverged on its own and
+    /// quarantines it (sprung's world/quarantine.rs).
+    #[inline]
+    pub fn store_pair(&mut self, a: (u32, &BodyState), b: (u32, &BodyState)) {
+        // One sum, not twelve tests: NaN and infinity carry through it (a sum of finite values
+        // that overflows is refused too, rightly: such a body has diverged anyway).
+        if (a.1.velocity_sum() + b.1.velocity_sum()).is_finite() {
+            if let Some(s) = self.states.get_mut(a.0 as usize) {
+                s.linear_velocity = a.1.linear_velocity;
+                s.angular_velocity = a.1.angular_velocity;
+            }
+            if let Some(s) = self.states.get_mut(b.0 as usize) {
+                s.linear_velocity = b.1.linear_velocity;
+                s.angular_velocity = b.1.angular_velocity;
+            }
+        }
+    }
+}
+
+/// A body as a joint row sees it: its state with its mass (or zeros for a static body). Joints
+/// load it per pass; contacts, the hot path, keep their own copy of the masses instead.
 #[derive(Clone, Copy, Debug)]
 pub struct Motion {
     /// Linear velocity (m/s).
@@ -140,46 +286,44 @@ impl Motion {
 
     /// The motion of body `index` (or a static one).
     #[inline]
-    pub fn load(bodies: &[SolverBody], index: u32) -> Motion {
-        match bodies.get(index as usize) {
-            Some(b) => Motion {
-                v: b.linear_velocity,
-                w: b.angular_velocity,
-                inv_mass: b.inv_mass,
-                inv_inertia: b.inv_inertia,
-                delta_position: b.delta_position,
-                delta_rotation: b.delta_rotation,
+    pub fn load(bodies: &Bodies, index: u32) -> Motion {
+        match (
+            bodies.states.get(index as usize),
+            bodies.sims.get(index as usize),
+        ) {
+            (Some(s), Some(m)) => Motion {
+                v: s.linear_velocity,
+                w: s.angular_velocity,
+                inv_mass: m.inv_mass,
+                inv_inertia: m.inv_inertia,
+                delta_position: s.delta_position,
+                delta_rotation: s.delta_rotation,
             },
-            None => Motion::STATIC,
+            _ => Motion::STATIC,
         }
     }
 
-    /// Writes both bodies' velocities back after a constraint has worked on them, unless one
-    /// stopped being finite: then the constraint changes nothing this pass. A row thus never
-    /// hands NaN or infinity from one body to another; the engine finds the body that diverged
-    /// on its own and quarantines it (sprung's world/quarantine.rs).
+    /// Writes both bodies' velocities back after a joint has worked on them, unless one
+    /// stopped being finite ([`Bodies::store_pair`]).
     #[inline]
-    pub fn store_pair(bodies: &mut [SolverBody], a: (&Motion, u32), b: (&Motion, u32)) {
-        // One sum, not twelve tests: NaN and infinity carry through it (a sum of finite values
-        // that overflows is refused too, rightly: such a body has diverged anyway).
-        if (a.0.sum() + b.0.sum()).is_finite() {
-            a.0.store(bodies, a.1);
-            b.0.store(bodies, b.1);
-        }
+    pub fn store_pair(bodies: &mut Bodies, a: (&Motion, u32), b: (&Motion, u32)) {
+        let state = |m: &Motion| BodyState {
+            linear_velocity: m.v,
+            angular_velocity: m.w,
+            ..BodyState::STATIC
+        };
+        bodies.store_pair((a.1, &state(a.0)), (b.1, &state(b.0)));
     }
+}
 
-    /// The sum of the velocity components: finite if and only if each is (barring overflow).
-    #[inline]
-    fn sum(&self) -> Real {
-        (self.v.x + self.v.y + self.v.z) + (self.w.x + self.w.y + self.w.z)
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    /// Writes the velocities back (nothing for a static body).
-    #[inline]
-    pub fn store(&self, bodies: &mut [SolverBody], index: u32) {
-        if let Some(b) = bodies.get_mut(index as usize) {
-            b.linear_velocity = self.v;
-            b.angular_velocity = self.w;
-        }
+    /// The hot state is one cache line.
+    #[test]
+    fn body_state_is_64_bytes_and_aligned() {
+        assert_eq!(std::mem::size_of::<BodyState>(), 64);
+        assert_eq!(std::mem::align_of::<BodyState>(), 64);
     }
 }

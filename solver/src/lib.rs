@@ -1,7 +1,8 @@
 //! sprung-solver: velocity-level constraints, knowing nothing of shapes.
 //!
-//! The stages of a solve, in order: bodies are gathered into [`body::SolverBody`]s; contacts
-//! become [`row::Row`]s ([`contact`]); [`pgs::Solver`] runs the substeps (integrate velocities,
+//! The stages of a solve, in order: bodies are gathered into [`body::Bodies`] (a hot state the
+//! loop reads and writes, a cold half it does not); contacts are prepared once per step
+//! ([`contact`]) and joints become [`row::Row`]s ([`joint`]); [`pgs::Solver`] runs the substeps (integrate velocities,
 //! warm start, iterate with bias, integrate positions, relax without bias), then restitution,
 //! and hands back the impulses for next step's warm start. Every row, rigid or soft, is solved by
 //! the same formula with coefficients from [`softness::Softness`].

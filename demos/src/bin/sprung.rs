@@ -2,8 +2,9 @@
 //! ../shared/bench/SCENES.md, steps it, prints one JSON line per scene, and exits non-zero if a
 //! check fails. Progress goes to stderr. `--no-sleep` keeps every body awake (`"sleep":false`).
 //!
-//! `--substeps N`, `--iterations N`, `--relax N`, `--baumgarte X`, `--joint-hertz X` and
-//! `--joint-damping X` override the solver's defaults, to measure what each costs and buys.
+//! `--substeps N`, `--iterations N`, `--relax N`, `--contact-hertz X`, `--static-hertz X`,
+//! `--contact-damping X`, `--push-out X`, `--joint-hertz X`, `--joint-damping X` and
+//! `--friction-relax-only` override the solver's defaults, to measure what each costs and buys.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -13,7 +14,7 @@ use sprung_demos::{catalogue, find, SceneSpec};
 
 fn usage() -> ExitCode {
     eprintln!("usage: sprung plot springs --out FILE.png");
-    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--baumgarte X] [--joint-hertz X] [--joint-damping X]");
+    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--contact-hertz X] [--static-hertz X] [--contact-damping X] [--push-out X] [--joint-hertz X] [--joint-damping X] [--friction-relax-only]");
     eprintln!(
         "scenes: {}",
         catalogue()
@@ -62,8 +63,8 @@ fn main() -> ExitCode {
                 Some(n) => steps = Some(n),
                 None => return usage(),
             },
-            "--substeps" | "--iterations" | "--relax" | "--baumgarte" | "--joint-hertz"
-            | "--joint-damping" => {
+            "--substeps" | "--iterations" | "--relax" | "--contact-hertz" | "--static-hertz"
+            | "--contact-damping" | "--push-out" | "--joint-hertz" | "--joint-damping" => {
                 let Some(value) = rest.next().and_then(|n| n.parse::<f32>().ok()) else {
                     return usage();
                 };
@@ -73,10 +74,14 @@ fn main() -> ExitCode {
                     "--relax" => settings.relax_iterations = value as u32,
                     "--joint-hertz" => settings.joint_hertz = value,
                     "--joint-damping" => settings.joint_damping_ratio = value,
-                    _ => settings.baumgarte = value,
+                    "--contact-hertz" => settings.contact_hertz = value,
+                    "--static-hertz" => settings.static_contact_hertz = value,
+                    "--contact-damping" => settings.contact_damping_ratio = value,
+                    _ => settings.max_push_out_speed = value,
                 }
             }
             "--no-sleep" => no_sleep = true,
+            "--friction-relax-only" => settings.friction_in_biased_pass = false,
             "--all" => specs.extend(catalogue()),
             name => match find(name) {
                 Some(spec) => specs.push(spec),
@@ -163,7 +168,11 @@ fn run(
         .number("substeps", s.substeps as f64)
         .number("iterations", s.iterations as f64)
         .number("relax_iterations", s.relax_iterations as f64)
-        .number("baumgarte", s.baumgarte as f64)
+        .number("contact_hertz", s.contact_hertz as f64)
+        .number("static_contact_hertz", s.static_contact_hertz as f64)
+        .number("contact_damping_ratio", s.contact_damping_ratio as f64)
+        .number("max_push_out_speed", s.max_push_out_speed as f64)
+        .boolean("friction_in_biased_pass", s.friction_in_biased_pass)
         .number("joint_hertz", s.joint_hertz as f64)
         .number("joint_damping_ratio", s.joint_damping_ratio as f64)
         .boolean("warm_starting", s.warm_starting);

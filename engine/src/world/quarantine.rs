@@ -21,7 +21,7 @@
 //! [`StepReport::quarantined`] and by [`Event::BodyQuarantined`], and left out of every later
 //! step (others collide with it as with a static body) until [`World::set_pose`] releases it.
 
-use sprung_solver::body::SolverBody;
+use sprung_solver::body::{BodySim, BodyState};
 
 use super::*;
 
@@ -38,10 +38,10 @@ pub(crate) fn runaway(
 }
 
 /// Whether the solver left this body's state non-finite or past a speed limit.
-fn diverged(s: &SolverBody) -> bool {
+fn diverged((state, s): (&BodyState, &BodySim)) -> bool {
     let finite_pose =
         s.position.iter().all(|x| x.is_finite()) && s.rotation.coords.iter().all(|x| x.is_finite());
-    !(finite_pose && limits::within_speed_limits(&s.linear_velocity, &s.angular_velocity))
+    !(finite_pose && limits::within_speed_limits(&state.linear_velocity, &state.angular_velocity))
 }
 
 impl World {
@@ -59,14 +59,16 @@ impl World {
     /// and every body linked to one keeps its state from before the step. Returns how many were
     /// quarantined. One pass over the solver bodies when nothing diverged (the usual case).
     pub(super) fn quarantine_diverged(&mut self) -> usize {
-        if !self.solver_bodies.iter().any(diverged) {
+        let solved = &self.solver_bodies;
+        let pairs = || solved.states.iter().zip(&solved.sims);
+        if !pairs().any(diverged) {
             return 0;
         }
         // Rare: allocating here costs nothing in a step that goes well.
-        let bad: Vec<bool> = self.solver_bodies.iter().map(diverged).collect();
+        let bad: Vec<bool> = pairs().map(diverged).collect();
         let mut tainted = bad.clone();
         // Rows cannot change a static or kinematic body, so NaN does not pass through one.
-        let passes = |i: u32| i != STATIC && self.solver_bodies[i as usize].inv_mass > 0.0;
+        let passes = |i: u32| i != STATIC && self.solver_bodies.sims[i as usize].inv_mass > 0.0;
         let links: Vec<(u32, u32)> = self
             .solver
             .contacts
@@ -97,12 +99,7 @@ impl World {
         let touches = |i: u32| i != STATIC && tainted[i as usize];
         for c in &mut self.solver.contacts {
             if touches(c.body_a) || touches(c.body_b) {
-                for p in &mut c.points {
-                    p.normal.impulse = 0.0;
-                    p.tangent[0].impulse = 0.0;
-                    p.tangent[1].impulse = 0.0;
-                    p.max_normal_impulse = 0.0;
-                }
+                c.reset_impulses();
             }
         }
         for j in &mut self.solver.joints {
@@ -117,16 +114,17 @@ impl World {
             }
             // Back to where the step began: `scatter` writes this back.
             let body = self.bodies.at_mut(slot);
-            let s = &mut self.solver_bodies[i];
+            let s = &mut self.solver_bodies.sims[i];
             s.position = body.center_of_mass().coords;
             s.rotation = body.pose.rotation;
-            s.linear_velocity = body.linear_velocity;
-            s.angular_velocity = body.angular_velocity;
+            let state = &mut self.solver_bodies.states[i];
+            state.linear_velocity = body.linear_velocity;
+            state.angular_velocity = body.angular_velocity;
             if bad[i] {
                 body.quarantined = true;
                 body.kinematic_target = None;
-                s.linear_velocity = Vector::zeros();
-                s.angular_velocity = Vector::zeros();
+                state.linear_velocity = Vector::zeros();
+                state.angular_velocity = Vector::zeros();
                 self.events
                     .push(Event::BodyQuarantined(self.bodies.handle(slot)));
                 count += 1;

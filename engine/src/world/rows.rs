@@ -8,7 +8,7 @@ impl World {
     /// Turns every manifold with points into a contact constraint of the solver (a pair with a
     /// mesh may give several, one per normal), noting where each came from.
     pub(super) fn build_contacts(&mut self, dt: Real) {
-        let h = dt / self.settings.substeps as Real;
+        let settings = self.settings.contact_settings(dt);
         self.solver.contacts.clear();
         self.contact_sources.clear();
         for (index, pair) in self.narrow_phase.contacts().iter().enumerate() {
@@ -59,7 +59,7 @@ impl World {
                     manifold.normal,
                     &material,
                     &points,
-                    h,
+                    &settings,
                     self.contact_sources.len() as u32,
                 ));
                 self.contact_sources.push((index as u32, m as u32));

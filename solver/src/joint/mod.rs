@@ -22,7 +22,7 @@ pub use distance::{DistanceJoint, DistanceSettings};
 pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings, SliderJoint, SliderSettings};
 pub use world::{MotorJoint, UprightJoint};
 
-use crate::body::{Motion, SolverBody};
+use crate::body::{Bodies, Motion};
 use crate::row::Row;
 use crate::softness::{Softness, Spring};
 use crate::{Real, Vector};
@@ -142,7 +142,7 @@ pub struct JointConstraint {
 
 impl JointConstraint {
     /// Applies the accumulated impulses.
-    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+    pub fn warm_start(&self, bodies: &mut Bodies) {
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
         self.for_each_row(|row| row.apply(&mut a, &mut b, row.impulse));
@@ -154,7 +154,7 @@ impl JointConstraint {
     #[allow(clippy::too_many_arguments)]
     pub fn solve(
         &mut self,
-        bodies: &mut [SolverBody],
+        bodies: &mut Bodies,
         settings: &JointSettings,
         h: Real,
         use_bias: bool,
