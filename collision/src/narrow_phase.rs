@@ -23,9 +23,10 @@ pub trait ProxyShapes {
     /// Shape and world pose of `proxy`, or `None` if it is gone (its pair is then skipped).
     fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)>;
 
-    /// How far (m) `proxy` may travel before the next update: added to the margin of its pairs
-    /// so that fast shapes get speculative points in time. Default 0.
-    fn speculative_distance(&self, _proxy: ProxyId) -> Real {
+    /// How far (m) proxies `a` and `b` may close on each other before the next update: added
+    /// to the margin of their pair so that fast shapes get speculative points in time (shapes
+    /// that move together, side by side in a falling pile, need none). Default 0.
+    fn speculative_distance(&self, _a: ProxyId, _b: ProxyId) -> Real {
         0.0
     }
 
@@ -152,8 +153,7 @@ impl NarrowPhase {
             for m in &contact.manifolds {
                 old.extend_from_slice(&m.points);
             }
-            let reach = shapes.speculative_distance(contact.pair.a)
-                + shapes.speculative_distance(contact.pair.b);
+            let reach = shapes.speculative_distance(contact.pair.a, contact.pair.b);
             manifolds(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
             for point in contact.manifolds.iter_mut().flat_map(|m| &mut m.points) {
                 if let Some(previous) = old.iter().find(|o| o.id == point.id) {

@@ -46,7 +46,7 @@ pub use query::{QueryFilter, RayHitInfo, ShapeHitInfo};
 pub use sleep::SleepSettings;
 pub use sprung_collision as collision;
 pub use sprung_solver as solver;
-pub use sprung_solver::pgs::SolverSettings;
+pub use sprung_solver::pgs::{SimdWidth, SolverSettings};
 pub use sprung_solver::softness::Spring;
 pub use stepper::FixedStepper;
 #[cfg(feature = "serde")]

@@ -850,9 +850,16 @@ impl ProxyShapes for ColliderView<'_> {
         self.collider(proxy).map(|c| (&c.shape, &c.world_pose))
     }
 
-    fn speculative_distance(&self, proxy: ProxyId) -> Real {
-        self.collider(proxy)
-            .map_or(0.0, |c| reach(self.bodies.at(c.body.index), c, self.dt))
+    fn speculative_distance(&self, a: ProxyId, b: ProxyId) -> Real {
+        let (Some(ca), Some(cb)) = (self.collider(a), self.collider(b)) else {
+            return 0.0;
+        };
+        let (ba, bb) = (self.bodies.at(ca.body.index), self.bodies.at(cb.body.index));
+        // Their relative velocity, and any point's speed about its centre of mass.
+        let closing = (ba.linear_velocity - bb.linear_velocity).norm()
+            + ba.angular_velocity.norm() * ca.shape.scale()
+            + bb.angular_velocity.norm() * cb.shape.scale();
+        (closing * self.dt).min(2.0 * MAX_SPECULATIVE_DISTANCE)
     }
 
     fn is_resting(&self, proxy: ProxyId) -> bool {

@@ -57,15 +57,15 @@ pub struct ContactPointInput {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PointRow {
     /// `r_a x d`: A's angular Jacobian is its negative.
-    angular_a: Vector,
+    pub(crate) angular_a: Vector,
     /// `r_b x d`: B's angular Jacobian.
-    angular_b: Vector,
+    pub(crate) angular_b: Vector,
     /// `I_a^-1 (r_a x d)`, so that applying an impulse costs no matrix product.
-    inv_inertia_a: Vector,
+    pub(crate) inv_inertia_a: Vector,
     /// `I_b^-1 (r_b x d)`.
-    inv_inertia_b: Vector,
+    pub(crate) inv_inertia_b: Vector,
     /// `1 / (J M^-1 J^T)` (kg).
-    mass: Real,
+    pub(crate) mass: Real,
     /// Accumulated impulse (N s), kept for warm starting.
     pub impulse: Real,
 }
@@ -126,13 +126,13 @@ struct Masses {
 #[derive(Clone, Copy, Debug)]
 pub struct ContactPoint {
     /// The point on A from A's centre of mass at the start of the step.
-    anchor_a: Vector,
+    pub(crate) anchor_a: Vector,
     /// The point on B from B's centre of mass.
-    anchor_b: Vector,
+    pub(crate) anchor_b: Vector,
     /// The separation at the start of the step minus `n . (r_b - r_a)` (module doc).
-    base_separation: Real,
+    pub(crate) base_separation: Real,
     /// Normal relative velocity before the solve (m/s), for restitution.
-    approach_speed: Real,
+    pub(crate) approach_speed: Real,
     /// The non-penetration row.
     pub normal: PointRow,
     /// The friction rows.
@@ -140,7 +140,7 @@ pub struct ContactPoint {
     /// The largest normal impulse applied in any substep (N s).
     pub max_normal_impulse: Real,
     /// For a soft contact, the spring's coefficients on this point's normal row.
-    spring: Option<Softness>,
+    pub(crate) spring: Option<Softness>,
 }
 
 /// What two colliders' materials make of their contact, already mixed by the engine.
@@ -162,14 +162,14 @@ pub struct ContactConstraint {
     pub body_a: u32,
     /// Body B's solver index, or [`crate::body::STATIC`].
     pub body_b: u32,
-    inv_mass_a: Real,
-    inv_mass_b: Real,
-    normal: Vector,
-    tangents: [Vector; 2],
-    friction: Real,
-    restitution: Real,
+    pub(crate) inv_mass_a: Real,
+    pub(crate) inv_mass_b: Real,
+    pub(crate) normal: Vector,
+    pub(crate) tangents: [Vector; 2],
+    pub(crate) friction: Real,
+    pub(crate) restitution: Real,
     /// The push-out spring of overlapping points in the biased pass.
-    softness: Softness,
+    pub(crate) softness: Softness,
     /// The points, in the order they were given.
     pub points: SmallVec<[ContactPoint; 4]>,
     /// The caller's index for this contact (to store impulses back).
@@ -267,6 +267,13 @@ impl ContactConstraint {
             points: prepared,
             user_index,
         }
+    }
+
+    /// Whether the wide kernel ([`crate::bundle`]) can solve this contact: up to four points,
+    /// none with a material spring.
+    pub fn fits_wide(&self) -> bool {
+        self.points.len() <= crate::graph::WIDE_POINTS
+            && self.points.iter().all(|p| p.spring.is_none())
     }
 
     /// Forgets the accumulated impulses (no warm start).

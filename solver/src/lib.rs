@@ -8,12 +8,15 @@
 //! the same formula with coefficients from [`softness::Softness`].
 
 pub mod body;
+pub mod bundle;
 pub mod contact;
+pub mod graph;
 pub mod joint;
 pub mod pgs;
 pub mod row;
 pub mod softness;
 pub mod spring;
+pub mod wide;
 
 /// Scalars are f32, as in parry3d.
 pub type Real = f32;

@@ -11,7 +11,9 @@
 //! from their motion over the step.
 
 use crate::body::Bodies;
+use crate::bundle::{self, Bundle, Pass};
 use crate::contact::{ContactConstraint, ContactSettings};
+use crate::graph::Colouring;
 use crate::joint::{JointConstraint, JointSettings};
 use crate::softness::Softness;
 use crate::Real;
@@ -54,6 +56,41 @@ pub struct SolverSettings {
     pub warm_starting: bool,
     /// Whether friction is solved in the biased pass as well as the relax pass.
     pub friction_in_biased_pass: bool,
+    /// How many contacts are solved side by side: every choice gives the same bits.
+    pub simd: SimdWidth,
+}
+
+/// How many contacts of a colour the solver works on at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum SimdWidth {
+    /// Eight lanes where the CPU has AVX2, else four.
+    #[default]
+    Auto,
+    /// One at a time.
+    Scalar,
+    /// Four lanes (SSE2 on x86-64).
+    Four,
+    /// Eight lanes (AVX2 if the CPU has it, else two SSE2 halves).
+    Eight,
+}
+
+impl SimdWidth {
+    /// The lane count this choice means on this CPU.
+    pub fn lanes(self) -> usize {
+        match self {
+            SimdWidth::Scalar => 1,
+            SimdWidth::Four => 4,
+            SimdWidth::Eight => 8,
+            SimdWidth::Auto => {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    return 8;
+                }
+                4
+            }
+        }
+    }
 }
 
 impl Default for SolverSettings {
@@ -71,6 +108,7 @@ impl Default for SolverSettings {
             restitution_threshold: 1.0,
             warm_starting: true,
             friction_in_biased_pass: true,
+            simd: SimdWidth::Auto,
         }
     }
 }
@@ -111,6 +149,59 @@ pub struct Solver {
     pub contacts: Vec<ContactConstraint>,
     /// The step's joints, solved before the contacts in every pass.
     pub joints: Vec<JointConstraint>,
+    /// The contacts' colours.
+    colouring: Colouring,
+    /// The coloured contacts in lanes, for the lane count of this step.
+    bundles: Bundles,
+}
+
+/// The coloured contacts packed for one lane count (the others stay empty).
+#[derive(Debug, Default)]
+struct Bundles {
+    one: Vec<Bundle<1>>,
+    four: Vec<Bundle<4>>,
+    eight: Vec<Bundle<8>>,
+}
+
+impl Bundles {
+    /// Packs every colour of `colouring`, colour after colour, `lanes` contacts a bundle.
+    fn pack(&mut self, contacts: &[ContactConstraint], colouring: &Colouring, lanes: usize) {
+        fn fill<const L: usize>(
+            out: &mut Vec<Bundle<L>>,
+            contacts: &[ContactConstraint],
+            colouring: &Colouring,
+        ) {
+            out.clear();
+            for colour in &colouring.colours {
+                out.extend(colour.chunks(L).map(|c| Bundle::pack(contacts, c)));
+            }
+        }
+        self.one.clear();
+        self.four.clear();
+        self.eight.clear();
+        match lanes {
+            1 => fill(&mut self.one, contacts, colouring),
+            4 => fill(&mut self.four, contacts, colouring),
+            _ => fill(&mut self.eight, contacts, colouring),
+        }
+    }
+
+    /// One pass over every bundle, colour after colour.
+    fn pass(&mut self, bodies: &mut Bodies, settings: &ContactSettings, pass: Pass) {
+        bundle::pass(&mut self.one, bodies, settings, pass);
+        bundle::pass(&mut self.four, bodies, settings, pass);
+        #[cfg(target_arch = "x86_64")]
+        bundle::pass_avx2(&mut self.eight, bodies, settings, pass);
+        #[cfg(not(target_arch = "x86_64"))]
+        bundle::pass(&mut self.eight, bodies, settings, pass);
+    }
+
+    /// Hands the impulses back to the contacts.
+    fn unpack(&self, contacts: &mut [ContactConstraint]) {
+        self.one.iter().for_each(|b| b.unpack(contacts));
+        self.four.iter().for_each(|b| b.unpack(contacts));
+        self.eight.iter().for_each(|b| b.unpack(contacts));
+    }
 }
 
 impl Solver {
@@ -133,36 +224,58 @@ impl Solver {
                 c.reset_impulses();
             }
         }
+        self.colouring.build(&self.contacts, bodies);
+        self.bundles
+            .pack(&self.contacts, &self.colouring, settings.simd.lanes());
+        let overflow = &self.colouring.overflow;
         for substep in 0..substeps {
             let start = substep as Real * h;
             bodies.integrate_velocities(h);
             for j in &self.joints {
                 j.warm_start(bodies);
             }
-            for c in &self.contacts {
-                c.warm_start(bodies);
+            for &c in overflow {
+                self.contacts[c as usize].warm_start(bodies);
             }
+            self.bundles.pass(bodies, &contact, Pass::WarmStart);
             for _ in 0..settings.iterations.max(1) {
                 for j in &mut self.joints {
                     j.solve(bodies, &joint_settings, h, true, start);
                 }
-                for c in &mut self.contacts {
-                    c.solve(bodies, &contact, true, friction_in_biased_pass);
+                for &c in overflow {
+                    self.contacts[c as usize].solve(
+                        bodies,
+                        &contact,
+                        true,
+                        friction_in_biased_pass,
+                    );
                 }
+                let pass = Pass::Solve {
+                    use_bias: true,
+                    friction: friction_in_biased_pass,
+                };
+                self.bundles.pass(bodies, &contact, pass);
             }
             bodies.integrate_positions(h);
             for _ in 0..settings.relax_iterations {
                 for j in &mut self.joints {
                     j.solve(bodies, &joint_settings, h, false, start + h);
                 }
-                for c in &mut self.contacts {
-                    c.solve(bodies, &contact, false, true);
+                for &c in overflow {
+                    self.contacts[c as usize].solve(bodies, &contact, false, true);
                 }
+                let pass = Pass::Solve {
+                    use_bias: false,
+                    friction: true,
+                };
+                self.bundles.pass(bodies, &contact, pass);
             }
         }
-        for c in &mut self.contacts {
-            c.restitute(bodies, settings.restitution_threshold);
+        for &c in overflow {
+            self.contacts[c as usize].restitute(bodies, settings.restitution_threshold);
         }
+        self.bundles.pass(bodies, &contact, Pass::Restitute);
+        self.bundles.unpack(&mut self.contacts);
         bodies.finalize();
     }
 }

@@ -14,7 +14,7 @@ use sprung_demos::{catalogue, find, SceneSpec};
 
 fn usage() -> ExitCode {
     eprintln!("usage: sprung plot springs --out FILE.png");
-    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--contact-hertz X] [--static-hertz X] [--contact-damping X] [--push-out X] [--joint-hertz X] [--joint-damping X] [--friction-relax-only]");
+    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--contact-hertz X] [--static-hertz X] [--contact-damping X] [--push-out X] [--joint-hertz X] [--joint-damping X] [--friction-relax-only] [--simd auto|scalar|4|8]");
     eprintln!(
         "scenes: {}",
         catalogue()
@@ -82,6 +82,15 @@ fn main() -> ExitCode {
             }
             "--no-sleep" => no_sleep = true,
             "--friction-relax-only" => settings.friction_in_biased_pass = false,
+            "--simd" => {
+                settings.simd = match rest.next().map(String::as_str) {
+                    Some("auto") => sprung::SimdWidth::Auto,
+                    Some("1") | Some("scalar") => sprung::SimdWidth::Scalar,
+                    Some("4") => sprung::SimdWidth::Four,
+                    Some("8") => sprung::SimdWidth::Eight,
+                    _ => return usage(),
+                }
+            }
             "--all" => specs.extend(catalogue()),
             name => match find(name) {
                 Some(spec) => specs.push(spec),
@@ -173,6 +182,7 @@ fn run(
         .number("contact_damping_ratio", s.contact_damping_ratio as f64)
         .number("max_push_out_speed", s.max_push_out_speed as f64)
         .boolean("friction_in_biased_pass", s.friction_in_biased_pass)
+        .number("simd_lanes", s.simd.lanes() as f64)
         .number("joint_hertz", s.joint_hertz as f64)
         .number("joint_damping_ratio", s.joint_damping_ratio as f64)
         .boolean("warm_starting", s.warm_starting);

@@ -1,0 +1,390 @@
+//! The wide contact kernel: `L` contacts of one colour solved side by side, one per lane
+//! (Box2D v3's `contact_solver.c` and Rapier's SIMD contacts do the same; our own code).
+//!
+//! A [`Bundle`] holds its contacts as structure-of-arrays copies of their prepared rows
+//! ([`crate::contact::ContactConstraint`]), packed once per step and unpacked (the impulses)
+//! after the solve. The passes gather both bodies' states into lanes, run the same rows as the
+//! scalar contact (speculative points rigid, overlap pushed by the contact spring in the biased
+//! pass, friction held to the circle `mu λ_n`), and scatter the velocities back; a lane whose
+//! velocities stopped being finite writes nothing, as [`Bodies::store_pair`] does. Missing
+//! points and empty lanes hold zeros (no mass, no impulse) and so change nothing.
+//!
+//! The kernel is generic over `L` and every operation is lane by lane (see [`crate::wide`]):
+//! `Bundle<1>` is the scalar path, `Bundle<4>` and `Bundle<8>` the SIMD ones, and all three give
+//! the same bits, since the contacts of a colour share no moving body.
+
+// Lane loops index several arrays by the same lane: the plain form is the clearest, and the
+// one the compiler vectorises.
+#![allow(clippy::needless_range_loop)]
+
+use crate::body::{Bodies, BodyState, STATIC};
+use crate::contact::{ContactConstraint, ContactSettings};
+use crate::graph::WIDE_POINTS;
+use crate::wide::{F, Q, V3};
+use crate::Real;
+
+/// One row of a point, in lanes.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowLanes<const L: usize> {
+    angular_a: V3<L>,
+    angular_b: V3<L>,
+    inv_inertia_a: V3<L>,
+    inv_inertia_b: V3<L>,
+    mass: F<L>,
+    impulse: F<L>,
+}
+
+impl<const L: usize> RowLanes<L> {
+    #[inline(always)]
+    fn velocity(&self, dir: &V3<L>, a: &Lanes<L>, b: &Lanes<L>) -> F<L> {
+        dir.dot(&(b.v - a.v)) + self.angular_b.dot(&b.w) - self.angular_a.dot(&a.w)
+    }
+}
+
+/// One point of each lane.
+#[derive(Clone, Copy, Debug, Default)]
+struct PointLanes<const L: usize> {
+    anchor_a: V3<L>,
+    anchor_b: V3<L>,
+    base_separation: F<L>,
+    approach_speed: F<L>,
+    max_normal_impulse: F<L>,
+    normal: RowLanes<L>,
+    tangent: [RowLanes<L>; 2],
+}
+
+/// Up to `L` contacts of one colour.
+#[derive(Clone, Debug)]
+pub struct Bundle<const L: usize> {
+    body_a: [u32; L],
+    body_b: [u32; L],
+    /// Each lane's index in the step's contact list (for unpacking).
+    source: [u32; L],
+    /// How many lanes hold a contact.
+    lanes: usize,
+    inv_mass_a: F<L>,
+    inv_mass_b: F<L>,
+    normal: V3<L>,
+    tangents: [V3<L>; 2],
+    friction: F<L>,
+    restitution: F<L>,
+    bias_rate: F<L>,
+    mass_scale: F<L>,
+    impulse_scale: F<L>,
+    points: [PointLanes<L>; WIDE_POINTS],
+}
+
+/// Both bodies' states of each lane, gathered for a pass.
+#[derive(Clone, Copy, Default)]
+struct Lanes<const L: usize> {
+    v: V3<L>,
+    w: V3<L>,
+    dp: V3<L>,
+    dq: Q<L>,
+}
+
+impl<const L: usize> Lanes<L> {
+    #[inline(always)]
+    fn gather(bodies: &Bodies, index: &[u32; L]) -> Lanes<L> {
+        let mut out = Lanes::default();
+        for lane in 0..L {
+            let s = bodies.state(index[lane]);
+            out.v.set(lane, &s.linear_velocity);
+            out.w.set(lane, &s.angular_velocity);
+            out.dp.set(lane, &s.delta_position);
+            out.dq.w.0[lane] = s.delta_rotation.w;
+            out.dq.v.set(lane, &s.delta_rotation.imag());
+        }
+        out
+    }
+}
+
+/// Writes each lane's new velocities to its two bodies, unless they stopped being finite.
+#[inline(always)]
+fn scatter<const L: usize>(
+    bodies: &mut Bodies,
+    index: (&[u32; L], &[u32; L]),
+    a: &Lanes<L>,
+    b: &Lanes<L>,
+) {
+    for lane in 0..L {
+        let state = |s: &Lanes<L>| BodyState {
+            linear_velocity: s.v.get(lane),
+            angular_velocity: s.w.get(lane),
+            ..BodyState::STATIC
+        };
+        bodies.store_pair((index.0[lane], &state(a)), (index.1[lane], &state(b)));
+    }
+}
+
+impl<const L: usize> Bundle<L> {
+    /// Packs `indices` (at most `L`) of `contacts` into lanes.
+    pub fn pack(contacts: &[ContactConstraint], indices: &[u32]) -> Bundle<L> {
+        let mut bundle = Bundle {
+            body_a: [STATIC; L],
+            body_b: [STATIC; L],
+            source: [u32::MAX; L],
+            lanes: indices.len().min(L),
+            inv_mass_a: F::default(),
+            inv_mass_b: F::default(),
+            normal: V3::default(),
+            tangents: [V3::default(); 2],
+            friction: F::default(),
+            restitution: F::default(),
+            bias_rate: F::default(),
+            mass_scale: F::default(),
+            impulse_scale: F::default(),
+            points: [PointLanes::default(); WIDE_POINTS],
+        };
+        for (lane, &index) in indices.iter().take(L).enumerate() {
+            let c = &contacts[index as usize];
+            bundle.body_a[lane] = c.body_a;
+            bundle.body_b[lane] = c.body_b;
+            bundle.source[lane] = index;
+            bundle.inv_mass_a.0[lane] = c.inv_mass_a;
+            bundle.inv_mass_b.0[lane] = c.inv_mass_b;
+            bundle.normal.set(lane, &c.normal);
+            bundle.tangents[0].set(lane, &c.tangents[0]);
+            bundle.tangents[1].set(lane, &c.tangents[1]);
+            bundle.friction.0[lane] = c.friction;
+            bundle.restitution.0[lane] = c.restitution;
+            bundle.bias_rate.0[lane] = c.softness.bias_rate;
+            bundle.mass_scale.0[lane] = c.softness.mass_scale;
+            bundle.impulse_scale.0[lane] = c.softness.impulse_scale;
+            for (p, q) in c.points.iter().zip(&mut bundle.points) {
+                q.anchor_a.set(lane, &p.anchor_a);
+                q.anchor_b.set(lane, &p.anchor_b);
+                q.base_separation.0[lane] = p.base_separation;
+                q.approach_speed.0[lane] = p.approach_speed;
+                q.max_normal_impulse.0[lane] = p.max_normal_impulse;
+                for (row, lanes) in [&p.normal, &p.tangent[0], &p.tangent[1]]
+                    .into_iter()
+                    .zip(std::iter::once(&mut q.normal).chain(&mut q.tangent))
+                {
+                    lanes.angular_a.set(lane, &row.angular_a);
+                    lanes.angular_b.set(lane, &row.angular_b);
+                    lanes.inv_inertia_a.set(lane, &row.inv_inertia_a);
+                    lanes.inv_inertia_b.set(lane, &row.inv_inertia_b);
+                    lanes.mass.0[lane] = row.mass;
+                    lanes.impulse.0[lane] = row.impulse;
+                }
+            }
+        }
+        bundle
+    }
+
+    /// Hands the accumulated impulses back to the contacts they came from.
+    pub fn unpack(&self, contacts: &mut [ContactConstraint]) {
+        for lane in 0..self.lanes {
+            let c = &mut contacts[self.source[lane] as usize];
+            for (p, q) in c.points.iter_mut().zip(&self.points) {
+                p.normal.impulse = q.normal.impulse.0[lane];
+                p.tangent[0].impulse = q.tangent[0].impulse.0[lane];
+                p.tangent[1].impulse = q.tangent[1].impulse.0[lane];
+                p.max_normal_impulse = q.max_normal_impulse.0[lane];
+            }
+        }
+    }
+
+    /// Applies the accumulated impulses.
+    #[inline(always)]
+    pub fn warm_start(&self, bodies: &mut Bodies) {
+        let mut a = Lanes::gather(bodies, &self.body_a);
+        let mut b = Lanes::gather(bodies, &self.body_b);
+        let [t1, t2] = &self.tangents;
+        for p in &self.points {
+            let (ln, l1, l2) = (p.normal.impulse, p.tangent[0].impulse, p.tangent[1].impulse);
+            let impulse = self.normal * ln + *t1 * l1 + *t2 * l2;
+            a.v -= impulse * self.inv_mass_a;
+            a.w -= p.normal.inv_inertia_a * ln
+                + p.tangent[0].inv_inertia_a * l1
+                + p.tangent[1].inv_inertia_a * l2;
+            b.v += impulse * self.inv_mass_b;
+            b.w += p.normal.inv_inertia_b * ln
+                + p.tangent[0].inv_inertia_b * l1
+                + p.tangent[1].inv_inertia_b * l2;
+        }
+        scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
+    }
+
+    /// One iteration over the points: normal rows (pushing out overlap if `use_bias`), then
+    /// friction if `friction` is set.
+    #[inline(always)]
+    pub fn solve(
+        &mut self,
+        bodies: &mut Bodies,
+        settings: &ContactSettings,
+        use_bias: bool,
+        friction: bool,
+    ) {
+        let mut a = Lanes::gather(bodies, &self.body_a);
+        let mut b = Lanes::gather(bodies, &self.body_b);
+        let n = self.normal;
+        let n_a = a.dq.inverse_rotate(&n);
+        let n_b = b.dq.inverse_rotate(&n);
+        let moved = n.dot(&(b.dp - a.dp));
+        let (zero, one) = (F::splat(0.0), F::splat(1.0));
+        let inv_h = F::splat(1.0 / settings.h);
+        let push = F::splat(-settings.max_push_out_speed);
+        let (ma, mb) = (self.inv_mass_a, self.inv_mass_b);
+        for p in &mut self.points {
+            let separation =
+                p.base_separation + moved + n_b.dot(&p.anchor_b) - n_a.dot(&p.anchor_a);
+            // Apart: rigid, closing at most the gap. Overlapping: the spring (biased pass) or
+            // rigid without bias (relax pass).
+            let (soft_bias, soft_mass, soft_impulse) = if use_bias {
+                (
+                    (self.bias_rate * separation).max(push),
+                    self.mass_scale,
+                    self.impulse_scale,
+                )
+            } else {
+                (zero, one, zero)
+            };
+            let bias = separation.select_gt(zero, separation * inv_h, soft_bias);
+            let mass_scale = separation.select_gt(zero, one, soft_mass);
+            let impulse_scale = separation.select_gt(zero, zero, soft_impulse);
+            let row = &mut p.normal;
+            let vn = row.velocity(&n, &a, &b);
+            let wanted =
+                row.impulse - row.mass * mass_scale * (vn + bias) - impulse_scale * row.impulse;
+            let total = wanted.max(zero);
+            let applied = total - row.impulse;
+            row.impulse = total;
+            a.v -= n * (applied * ma);
+            a.w -= row.inv_inertia_a * applied;
+            b.v += n * (applied * mb);
+            b.w += row.inv_inertia_b * applied;
+            p.max_normal_impulse = p.max_normal_impulse.max(total);
+        }
+        if friction {
+            let [t1, t2] = &self.tangents;
+            for p in &mut self.points {
+                let bound = self.friction * p.normal.impulse;
+                let [r1, r2] = &mut p.tangent;
+                let w1 = r1.impulse - r1.mass * r1.velocity(t1, &a, &b);
+                let w2 = r2.impulse - r2.mass * r2.velocity(t2, &a, &b);
+                let total = (w1 * w1 + w2 * w2).sqrt();
+                let scale = total.select_gt(bound, bound / total, one);
+                let (n1, n2) = (w1 * scale, w2 * scale);
+                let (d1, d2) = (n1 - r1.impulse, n2 - r2.impulse);
+                r1.impulse = n1;
+                r2.impulse = n2;
+                let impulse = *t1 * d1 + *t2 * d2;
+                a.v -= impulse * ma;
+                a.w -= r1.inv_inertia_a * d1 + r2.inv_inertia_a * d2;
+                b.v += impulse * mb;
+                b.w += r1.inv_inertia_b * d1 + r2.inv_inertia_b * d2;
+            }
+        }
+        scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
+    }
+
+    /// Restitution, once after the substeps (as [`ContactConstraint::restitute`]).
+    #[inline(always)]
+    pub fn restitute(&mut self, bodies: &mut Bodies, threshold: Real) {
+        let mut a = Lanes::gather(bodies, &self.body_a);
+        let mut b = Lanes::gather(bodies, &self.body_b);
+        let n = self.normal;
+        let zero = F::splat(0.0);
+        let (ma, mb) = (self.inv_mass_a, self.inv_mass_b);
+        let mut any = false;
+        for p in &mut self.points {
+            // 1 where the point bounces: it approached fast enough and was pushed.
+            let mut bounces = F::<L>::splat(0.0);
+            for lane in 0..L {
+                if self.restitution.0[lane] != 0.0
+                    && p.approach_speed.0[lane] <= -threshold
+                    && p.max_normal_impulse.0[lane] != 0.0
+                {
+                    bounces.0[lane] = 1.0;
+                    any = true;
+                }
+            }
+            let row = &mut p.normal;
+            let target = -(self.restitution * p.approach_speed);
+            let vn = row.velocity(&n, &a, &b);
+            let wanted = (row.impulse - row.mass * (vn - target)).max(zero);
+            let total = bounces.select_gt(zero, wanted, row.impulse);
+            let applied = total - row.impulse;
+            row.impulse = total;
+            a.v -= n * (applied * ma);
+            a.w -= row.inv_inertia_a * applied;
+            b.v += n * (applied * mb);
+            b.w += row.inv_inertia_b * applied;
+        }
+        if any {
+            scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
+        }
+    }
+}
+
+/// What a pass over the bundles does.
+#[derive(Clone, Copy, Debug)]
+pub enum Pass {
+    /// Apply the accumulated impulses.
+    WarmStart,
+    /// One iteration, biased or relaxing, with or without friction.
+    Solve {
+        /// The biased pass (push overlap out).
+        use_bias: bool,
+        /// Solve friction too.
+        friction: bool,
+    },
+    /// Restitution after the substeps.
+    Restitute,
+}
+
+#[inline(always)]
+fn run<const L: usize>(
+    bundles: &mut [Bundle<L>],
+    bodies: &mut Bodies,
+    settings: &ContactSettings,
+    pass: Pass,
+) {
+    for bundle in bundles {
+        match pass {
+            Pass::WarmStart => bundle.warm_start(bodies),
+            Pass::Solve { use_bias, friction } => {
+                bundle.solve(bodies, settings, use_bias, friction)
+            }
+            Pass::Restitute => bundle.restitute(bodies, settings.restitution_threshold),
+        }
+    }
+}
+
+/// One pass over `bundles`, compiled for the default instruction set.
+pub fn pass<const L: usize>(
+    bundles: &mut [Bundle<L>],
+    bodies: &mut Bodies,
+    settings: &ContactSettings,
+    pass: Pass,
+) {
+    run(bundles, bodies, settings, pass)
+}
+
+/// One pass over 8-lane bundles compiled with AVX2, when the CPU has it (checked once per
+/// solve by the caller); the same operations, so the same bits, as [`pass`].
+#[cfg(target_arch = "x86_64")]
+pub fn pass_avx2(
+    bundles: &mut [Bundle<8>],
+    bodies: &mut Bodies,
+    settings: &ContactSettings,
+    pass: Pass,
+) {
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2(
+        bundles: &mut [Bundle<8>],
+        bodies: &mut Bodies,
+        settings: &ContactSettings,
+        pass: Pass,
+    ) {
+        run(bundles, bodies, settings, pass)
+    }
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` requires.
+        unsafe { avx2(bundles, bodies, settings, pass) }
+    } else {
+        run(bundles, bodies, settings, pass)
+    }
+}
