@@ -1,9 +1,9 @@
 //! The wide contact kernel: `L` contacts of one colour solved side by side, one per lane
 //! (Box2D v3's `contact_solver.c` and Rapier's SIMD contacts do the same; our own code).
 //!
-//! A [`Bundle`] holds its contacts as structure-of-arrays copies of their prepared rows
-//! ([`crate::contact::ContactConstraint`]), packed once per step and unpacked (the impulses)
-//! after the solve. The passes gather both bodies' states into lanes, run the same rows as the
+//! A [`Bundle`] holds its contacts as structure-of-arrays copies of their prepared data
+//! ([`crate::contact::ContactConstraint`]: anchors, base separations, effective masses, the
+//! bodies' masses), packed once per step and unpacked (the impulses) after the solve. The passes gather both bodies' states into lanes, run the same rows as the
 //! scalar contact (speculative points rigid, overlap pushed by the contact spring in the biased
 //! pass, friction held to the circle `mu λ_n`), and scatter the velocities back; a lane whose
 //! velocities stopped being finite writes nothing, as [`Bodies::store_pair`] does. Missing
@@ -20,28 +20,44 @@
 use crate::body::{Bodies, BodyState, STATIC};
 use crate::contact::{ContactConstraint, ContactSettings};
 use crate::graph::WIDE_POINTS;
-use crate::wide::{F, Q, V3};
-use crate::Real;
+use crate::wide::{cross, F, Q, V3};
+use crate::{Matrix, Real};
 
-/// One row of a point, in lanes.
+/// A symmetric 3x3 matrix of lanes (a world inverse inertia).
 #[derive(Clone, Copy, Debug, Default)]
-struct RowLanes<const L: usize> {
-    angular_a: V3<L>,
-    angular_b: V3<L>,
-    inv_inertia_a: V3<L>,
-    inv_inertia_b: V3<L>,
-    mass: F<L>,
-    impulse: F<L>,
+struct Sym<const L: usize> {
+    xx: F<L>,
+    yy: F<L>,
+    zz: F<L>,
+    xy: F<L>,
+    xz: F<L>,
+    yz: F<L>,
 }
 
-impl<const L: usize> RowLanes<L> {
+impl<const L: usize> Sym<L> {
+    fn set(&mut self, lane: usize, m: &Matrix) {
+        self.xx.0[lane] = m[(0, 0)];
+        self.yy.0[lane] = m[(1, 1)];
+        self.zz.0[lane] = m[(2, 2)];
+        self.xy.0[lane] = m[(0, 1)];
+        self.xz.0[lane] = m[(0, 2)];
+        self.yz.0[lane] = m[(1, 2)];
+    }
+
     #[inline(always)]
-    fn velocity(&self, dir: &V3<L>, a: &Lanes<L>, b: &Lanes<L>) -> F<L> {
-        dir.dot(&(b.v - a.v)) + self.angular_b.dot(&b.w) - self.angular_a.dot(&a.w)
+    fn mul(&self, v: &V3<L>) -> V3<L> {
+        V3 {
+            x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
+            y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
+            z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
+        }
     }
 }
 
-/// One point of each lane.
+/// One point of each lane: 15 floats a lane. The rows' Jacobians are not stored: they are the
+/// anchors crossed with the normal or a tangent, recomputed each pass, which costs less than
+/// reading them (the solve streams through every contact 24 times a step, and a large scene's
+/// contacts do not fit in the cache).
 #[derive(Clone, Copy, Debug, Default)]
 struct PointLanes<const L: usize> {
     anchor_a: V3<L>,
@@ -49,8 +65,10 @@ struct PointLanes<const L: usize> {
     base_separation: F<L>,
     approach_speed: F<L>,
     max_normal_impulse: F<L>,
-    normal: RowLanes<L>,
-    tangent: [RowLanes<L>; 2],
+    normal_mass: F<L>,
+    normal_impulse: F<L>,
+    tangent_mass: [F<L>; 2],
+    tangent_impulse: [F<L>; 2],
 }
 
 /// Up to `L` contacts of one colour.
@@ -64,6 +82,8 @@ pub struct Bundle<const L: usize> {
     lanes: usize,
     inv_mass_a: F<L>,
     inv_mass_b: F<L>,
+    inv_inertia_a: Sym<L>,
+    inv_inertia_b: Sym<L>,
     normal: V3<L>,
     tangents: [V3<L>; 2],
     friction: F<L>,
@@ -127,6 +147,8 @@ impl<const L: usize> Bundle<L> {
             lanes: indices.len().min(L),
             inv_mass_a: F::default(),
             inv_mass_b: F::default(),
+            inv_inertia_a: Sym::default(),
+            inv_inertia_b: Sym::default(),
             normal: V3::default(),
             tangents: [V3::default(); 2],
             friction: F::default(),
@@ -143,6 +165,8 @@ impl<const L: usize> Bundle<L> {
             bundle.source[lane] = index;
             bundle.inv_mass_a.0[lane] = c.inv_mass_a;
             bundle.inv_mass_b.0[lane] = c.inv_mass_b;
+            bundle.inv_inertia_a.set(lane, &c.inv_inertia_a);
+            bundle.inv_inertia_b.set(lane, &c.inv_inertia_b);
             bundle.normal.set(lane, &c.normal);
             bundle.tangents[0].set(lane, &c.tangents[0]);
             bundle.tangents[1].set(lane, &c.tangents[1]);
@@ -157,16 +181,11 @@ impl<const L: usize> Bundle<L> {
                 q.base_separation.0[lane] = p.base_separation;
                 q.approach_speed.0[lane] = p.approach_speed;
                 q.max_normal_impulse.0[lane] = p.max_normal_impulse;
-                for (row, lanes) in [&p.normal, &p.tangent[0], &p.tangent[1]]
-                    .into_iter()
-                    .zip(std::iter::once(&mut q.normal).chain(&mut q.tangent))
-                {
-                    lanes.angular_a.set(lane, &row.angular_a);
-                    lanes.angular_b.set(lane, &row.angular_b);
-                    lanes.inv_inertia_a.set(lane, &row.inv_inertia_a);
-                    lanes.inv_inertia_b.set(lane, &row.inv_inertia_b);
-                    lanes.mass.0[lane] = row.mass;
-                    lanes.impulse.0[lane] = row.impulse;
+                q.normal_mass.0[lane] = p.normal.mass;
+                q.normal_impulse.0[lane] = p.normal.impulse;
+                for k in 0..2 {
+                    q.tangent_mass[k].0[lane] = p.tangent[k].mass;
+                    q.tangent_impulse[k].0[lane] = p.tangent[k].impulse;
                 }
             }
         }
@@ -178,12 +197,27 @@ impl<const L: usize> Bundle<L> {
         for lane in 0..self.lanes {
             let c = &mut contacts[self.source[lane] as usize];
             for (p, q) in c.points.iter_mut().zip(&self.points) {
-                p.normal.impulse = q.normal.impulse.0[lane];
-                p.tangent[0].impulse = q.tangent[0].impulse.0[lane];
-                p.tangent[1].impulse = q.tangent[1].impulse.0[lane];
+                p.normal.impulse = q.normal_impulse.0[lane];
+                p.tangent[0].impulse = q.tangent_impulse[0].0[lane];
+                p.tangent[1].impulse = q.tangent_impulse[1].0[lane];
                 p.max_normal_impulse = q.max_normal_impulse.0[lane];
             }
         }
+    }
+
+    /// Applies `impulse` at the point's anchors: minus to A, plus to B.
+    #[inline(always)]
+    fn apply(&self, p: &PointLanes<L>, impulse: &V3<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
+        a.v -= *impulse * self.inv_mass_a;
+        a.w -= self.inv_inertia_a.mul(&cross(&p.anchor_a, impulse));
+        b.v += *impulse * self.inv_mass_b;
+        b.w += self.inv_inertia_b.mul(&cross(&p.anchor_b, impulse));
+    }
+
+    /// The anchors' relative velocity, B's minus A's.
+    #[inline(always)]
+    fn relative_velocity(p: &PointLanes<L>, a: &Lanes<L>, b: &Lanes<L>) -> V3<L> {
+        (b.v + cross(&b.w, &p.anchor_b)) - (a.v + cross(&a.w, &p.anchor_a))
     }
 
     /// Applies the accumulated impulses.
@@ -193,16 +227,10 @@ impl<const L: usize> Bundle<L> {
         let mut b = Lanes::gather(bodies, &self.body_b);
         let [t1, t2] = &self.tangents;
         for p in &self.points {
-            let (ln, l1, l2) = (p.normal.impulse, p.tangent[0].impulse, p.tangent[1].impulse);
-            let impulse = self.normal * ln + *t1 * l1 + *t2 * l2;
-            a.v -= impulse * self.inv_mass_a;
-            a.w -= p.normal.inv_inertia_a * ln
-                + p.tangent[0].inv_inertia_a * l1
-                + p.tangent[1].inv_inertia_a * l2;
-            b.v += impulse * self.inv_mass_b;
-            b.w += p.normal.inv_inertia_b * ln
-                + p.tangent[0].inv_inertia_b * l1
-                + p.tangent[1].inv_inertia_b * l2;
+            let impulse = self.normal * p.normal_impulse
+                + *t1 * p.tangent_impulse[0]
+                + *t2 * p.tangent_impulse[1];
+            self.apply(p, &impulse, &mut a, &mut b);
         }
         scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
     }
@@ -226,8 +254,8 @@ impl<const L: usize> Bundle<L> {
         let (zero, one) = (F::splat(0.0), F::splat(1.0));
         let inv_h = F::splat(1.0 / settings.h);
         let push = F::splat(-settings.max_push_out_speed);
-        let (ma, mb) = (self.inv_mass_a, self.inv_mass_b);
-        for p in &mut self.points {
+        for k in 0..WIDE_POINTS {
+            let p = self.points[k];
             let separation =
                 p.base_separation + moved + n_b.dot(&p.anchor_b) - n_a.dot(&p.anchor_a);
             // Apart: rigid, closing at most the gap. Overlapping: the spring (biased pass) or
@@ -244,37 +272,29 @@ impl<const L: usize> Bundle<L> {
             let bias = separation.select_gt(zero, separation * inv_h, soft_bias);
             let mass_scale = separation.select_gt(zero, one, soft_mass);
             let impulse_scale = separation.select_gt(zero, zero, soft_impulse);
-            let row = &mut p.normal;
-            let vn = row.velocity(&n, &a, &b);
-            let wanted =
-                row.impulse - row.mass * mass_scale * (vn + bias) - impulse_scale * row.impulse;
+            let vn = n.dot(&Self::relative_velocity(&p, &a, &b));
+            let old = p.normal_impulse;
+            let wanted = old - p.normal_mass * mass_scale * (vn + bias) - impulse_scale * old;
             let total = wanted.max(zero);
-            let applied = total - row.impulse;
-            row.impulse = total;
-            a.v -= n * (applied * ma);
-            a.w -= row.inv_inertia_a * applied;
-            b.v += n * (applied * mb);
-            b.w += row.inv_inertia_b * applied;
-            p.max_normal_impulse = p.max_normal_impulse.max(total);
+            self.apply(&p, &(n * (total - old)), &mut a, &mut b);
+            let q = &mut self.points[k];
+            q.normal_impulse = total;
+            q.max_normal_impulse = q.max_normal_impulse.max(total);
         }
         if friction {
-            let [t1, t2] = &self.tangents;
-            for p in &mut self.points {
-                let bound = self.friction * p.normal.impulse;
-                let [r1, r2] = &mut p.tangent;
-                let w1 = r1.impulse - r1.mass * r1.velocity(t1, &a, &b);
-                let w2 = r2.impulse - r2.mass * r2.velocity(t2, &a, &b);
+            let [t1, t2] = self.tangents;
+            for k in 0..WIDE_POINTS {
+                let p = self.points[k];
+                let bound = self.friction * p.normal_impulse;
+                let dv = Self::relative_velocity(&p, &a, &b);
+                let [i1, i2] = p.tangent_impulse;
+                let w1 = i1 - p.tangent_mass[0] * t1.dot(&dv);
+                let w2 = i2 - p.tangent_mass[1] * t2.dot(&dv);
                 let total = (w1 * w1 + w2 * w2).sqrt();
                 let scale = total.select_gt(bound, bound / total, one);
                 let (n1, n2) = (w1 * scale, w2 * scale);
-                let (d1, d2) = (n1 - r1.impulse, n2 - r2.impulse);
-                r1.impulse = n1;
-                r2.impulse = n2;
-                let impulse = *t1 * d1 + *t2 * d2;
-                a.v -= impulse * ma;
-                a.w -= r1.inv_inertia_a * d1 + r2.inv_inertia_a * d2;
-                b.v += impulse * mb;
-                b.w += r1.inv_inertia_b * d1 + r2.inv_inertia_b * d2;
+                self.apply(&p, &(t1 * (n1 - i1) + t2 * (n2 - i2)), &mut a, &mut b);
+                self.points[k].tangent_impulse = [n1, n2];
             }
         }
         scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
@@ -287,9 +307,9 @@ impl<const L: usize> Bundle<L> {
         let mut b = Lanes::gather(bodies, &self.body_b);
         let n = self.normal;
         let zero = F::splat(0.0);
-        let (ma, mb) = (self.inv_mass_a, self.inv_mass_b);
         let mut any = false;
-        for p in &mut self.points {
+        for k in 0..WIDE_POINTS {
+            let p = self.points[k];
             // 1 where the point bounces: it approached fast enough and was pushed.
             let mut bounces = F::<L>::splat(0.0);
             for lane in 0..L {
@@ -301,17 +321,13 @@ impl<const L: usize> Bundle<L> {
                     any = true;
                 }
             }
-            let row = &mut p.normal;
             let target = -(self.restitution * p.approach_speed);
-            let vn = row.velocity(&n, &a, &b);
-            let wanted = (row.impulse - row.mass * (vn - target)).max(zero);
-            let total = bounces.select_gt(zero, wanted, row.impulse);
-            let applied = total - row.impulse;
-            row.impulse = total;
-            a.v -= n * (applied * ma);
-            a.w -= row.inv_inertia_a * applied;
-            b.v += n * (applied * mb);
-            b.w += row.inv_inertia_b * applied;
+            let vn = n.dot(&Self::relative_velocity(&p, &a, &b));
+            let old = p.normal_impulse;
+            let wanted = (old - p.normal_mass * (vn - target)).max(zero);
+            let total = bounces.select_gt(zero, wanted, old);
+            self.apply(&p, &(n * (total - old)), &mut a, &mut b);
+            self.points[k].normal_impulse = total;
         }
         if any {
             scatter(bodies, (&self.body_a, &self.body_b), &a, &b);

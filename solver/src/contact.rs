@@ -164,6 +164,9 @@ pub struct ContactConstraint {
     pub body_b: u32,
     pub(crate) inv_mass_a: Real,
     pub(crate) inv_mass_b: Real,
+    /// The bodies' world inverse inertia, for the wide kernel (which keeps no per-row copy).
+    pub(crate) inv_inertia_a: Matrix,
+    pub(crate) inv_inertia_b: Matrix,
     pub(crate) normal: Vector,
     pub(crate) tangents: [Vector; 2],
     pub(crate) friction: Real,
@@ -255,6 +258,8 @@ impl ContactConstraint {
             body_b,
             inv_mass_a,
             inv_mass_b,
+            inv_inertia_a,
+            inv_inertia_b,
             normal,
             tangents,
             friction: material.friction,
