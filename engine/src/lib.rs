@@ -4,8 +4,9 @@
 //! colliders ([`ColliderBuilder`]: sphere, box, capsule, convex hull; for static level geometry
 //! half-space, triangle mesh, height field). [`World::step`] runs the
 //! pipeline of DESIGN.md: gather bodies, broad phase (sweep-and-prune), narrow phase (GJK, EPA,
-//! clipped manifolds), solve (substepped sequential impulses with warm starting, Baumgarte and
-//! relax), write back. [`FixedStepper`] drives it from variable frame times. Between steps,
+//! clipped manifolds), solve (substepped sequential impulses with warm starting over a
+//! coloured constraint graph, contacts in SIMD lanes, soft contacts and joints' Baumgarte
+//! correction in the biased pass, then a relax pass), write back. [`FixedStepper`] drives it from variable frame times. Between steps,
 //! [`World::cast_ray`], [`World::cast_shape`], [`World::intersect_point`] and
 //! [`World::intersect_shape`] ask what is where, through a [`QueryFilter`].
 //!

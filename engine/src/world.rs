@@ -122,7 +122,7 @@ pub struct LimitedSpring {
 /// ```
 pub struct World {
     gravity: Vector<Real>,
-    /// Solver settings: substeps, iterations, Baumgarte, restitution threshold (checked by
+    /// Solver settings: substeps, iterations, contact and joint softness, restitution threshold (checked by
     /// `set_settings`).
     settings: SolverSettings,
     /// When islands fall asleep (on by default; checked by `set_sleep_settings`).
