@@ -59,7 +59,6 @@ pub fn manifold(
                 separation,
                 id: mix(feature.id, id),
                 normal_impulse: 0.0,
-                tangent_impulse: [0.0; 2],
             });
         }
     }

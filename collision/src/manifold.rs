@@ -47,8 +47,6 @@ pub struct ManifoldPoint {
     /// Accumulated normal impulse (N s), kept for warm starting; the collision crate only
     /// carries it from step to step.
     pub normal_impulse: Real,
-    /// Accumulated friction impulses (N s) along the solver's two tangents, carried likewise.
-    pub tangent_impulse: [Real; 2],
 }
 
 /// The contact between two shapes: a normal and up to four points.
@@ -62,6 +60,12 @@ pub struct Manifold {
     /// Which part of a mesh or height field made it (its first triangle's index); 0 for
     /// convex shapes and half-spaces.
     pub sub_shape: u32,
+    /// Accumulated friction impulse (N s, world), applied at the points' centre: the solver
+    /// holds one friction per manifold, kept in world space so that it survives the tangents
+    /// turning with the normal. Carried from step to step like the points' impulses.
+    pub friction_impulse: Vector<Real>,
+    /// Accumulated twist friction impulse about the normal (N m s), likewise.
+    pub twist_impulse: Real,
 }
 
 /// How much shallower (m) than the contact query the deepest clipped point may be.
@@ -384,7 +388,6 @@ pub(crate) fn clip(
                 separation,
                 id: mix(base, c.id),
                 normal_impulse: 0.0,
-                tangent_impulse: [0.0; 2],
             });
         }
     }
@@ -429,7 +432,6 @@ fn single(c: &Contact, id: FeatureId) -> ManifoldPoint {
         separation: c.separation,
         id,
         normal_impulse: 0.0,
-        tangent_impulse: [0.0; 2],
     }
 }
 

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use parry3d::math::{Isometry, Real};
+use parry3d::math::{Isometry, Real, Vector};
 use smallvec::SmallVec;
 
 use crate::broad_phase::{PairEvent, ProxyId, ProxyPair};
@@ -86,6 +86,8 @@ pub struct NarrowPhase {
     /// Last step's points of the pair being updated, kept to reuse its buffer.
     #[cfg_attr(feature = "serde", serde(skip))]
     previous: Vec<ManifoldPoint>,
+    /// The same for each manifold's friction: (sub-shape, friction impulse, twist impulse).
+    previous_friction: Vec<(u32, Vector<Real>, Real)>,
 }
 
 impl NarrowPhase {
@@ -96,6 +98,7 @@ impl NarrowPhase {
             contacts: Vec::new(),
             index: HashMap::new(),
             previous: Vec::new(),
+            previous_friction: Vec::new(),
         }
     }
 
@@ -138,6 +141,7 @@ impl NarrowPhase {
     pub fn update<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) {
         let margin = self.margin;
         let old = &mut self.previous;
+        let old_friction = &mut self.previous_friction;
         for contact in &mut self.contacts {
             if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
                 continue;
@@ -150,15 +154,22 @@ impl NarrowPhase {
                 continue;
             };
             old.clear();
+            old_friction.clear();
             for m in &contact.manifolds {
                 old.extend_from_slice(&m.points);
+                old_friction.push((m.sub_shape, m.friction_impulse, m.twist_impulse));
             }
             let reach = shapes.speculative_distance(contact.pair.a, contact.pair.b);
             manifolds(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
             for point in contact.manifolds.iter_mut().flat_map(|m| &mut m.points) {
                 if let Some(previous) = old.iter().find(|o| o.id == point.id) {
                     point.normal_impulse = previous.normal_impulse;
-                    point.tangent_impulse = previous.tangent_impulse;
+                }
+            }
+            for m in &mut contact.manifolds {
+                if let Some(&(_, f, t)) = old_friction.iter().find(|o| o.0 == m.sub_shape) {
+                    m.friction_impulse = f;
+                    m.twist_impulse = t;
                 }
             }
         }

@@ -18,7 +18,7 @@ use sprung_collision::narrow_phase::{NarrowPhase, ProxyShapes};
 use sprung_collision::shape::Shape;
 use sprung_solver::body::Motion;
 use sprung_solver::body::{Bodies, STATIC};
-use sprung_solver::contact::{ContactConstraint, ContactMaterial, ContactPointInput};
+use sprung_solver::contact::{ContactConstraint, ContactInput, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
     BallJoint, DistanceJoint, FixedJoint, HingeJoint, HingeSettings, JointConstraint, JointFrame,
     JointKind as Rows, MotorJoint, SliderJoint, SliderSettings, UprightJoint,

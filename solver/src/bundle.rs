@@ -54,7 +54,7 @@ impl<const L: usize> Sym<L> {
     }
 }
 
-/// One point of each lane: 15 floats a lane. The rows' Jacobians are not stored: they are the
+/// One point of each lane: 12 floats a lane. The rows' Jacobians are not stored: they are the
 /// anchors crossed with the normal or a tangent, recomputed each pass, which costs less than
 /// reading them (the solve streams through every contact 24 times a step, and a large scene's
 /// contacts do not fit in the cache).
@@ -67,8 +67,7 @@ struct PointLanes<const L: usize> {
     max_normal_impulse: F<L>,
     normal_mass: F<L>,
     normal_impulse: F<L>,
-    tangent_mass: [F<L>; 2],
-    tangent_impulse: [F<L>; 2],
+    lever_arm: F<L>,
 }
 
 /// Up to `L` contacts of one colour.
@@ -91,6 +90,12 @@ pub struct Bundle<const L: usize> {
     bias_rate: F<L>,
     mass_scale: F<L>,
     impulse_scale: F<L>,
+    center_a: V3<L>,
+    center_b: V3<L>,
+    tangent_mass: [F<L>; 3],
+    friction_impulse: [F<L>; 2],
+    twist_mass: F<L>,
+    twist_impulse: F<L>,
     points: [PointLanes<L>; WIDE_POINTS],
 }
 
@@ -156,6 +161,12 @@ impl<const L: usize> Bundle<L> {
             bias_rate: F::default(),
             mass_scale: F::default(),
             impulse_scale: F::default(),
+            center_a: V3::default(),
+            center_b: V3::default(),
+            tangent_mass: [F::default(); 3],
+            friction_impulse: [F::default(); 2],
+            twist_mass: F::default(),
+            twist_impulse: F::default(),
             points: [PointLanes::default(); WIDE_POINTS],
         };
         for (lane, &index) in indices.iter().take(L).enumerate() {
@@ -175,6 +186,16 @@ impl<const L: usize> Bundle<L> {
             bundle.bias_rate.0[lane] = c.softness.bias_rate;
             bundle.mass_scale.0[lane] = c.softness.mass_scale;
             bundle.impulse_scale.0[lane] = c.softness.impulse_scale;
+            bundle.center_a.set(lane, &c.center_a);
+            bundle.center_b.set(lane, &c.center_b);
+            for k in 0..3 {
+                bundle.tangent_mass[k].0[lane] = c.tangent_mass[k];
+            }
+            for k in 0..2 {
+                bundle.friction_impulse[k].0[lane] = c.friction_impulse[k];
+            }
+            bundle.twist_mass.0[lane] = c.twist_mass;
+            bundle.twist_impulse.0[lane] = c.twist_impulse;
             for (p, q) in c.points.iter().zip(&mut bundle.points) {
                 q.anchor_a.set(lane, &p.anchor_a);
                 q.anchor_b.set(lane, &p.anchor_b);
@@ -183,10 +204,7 @@ impl<const L: usize> Bundle<L> {
                 q.max_normal_impulse.0[lane] = p.max_normal_impulse;
                 q.normal_mass.0[lane] = p.normal.mass;
                 q.normal_impulse.0[lane] = p.normal.impulse;
-                for k in 0..2 {
-                    q.tangent_mass[k].0[lane] = p.tangent[k].mass;
-                    q.tangent_impulse[k].0[lane] = p.tangent[k].impulse;
-                }
+                q.lever_arm.0[lane] = p.lever_arm;
             }
         }
         bundle
@@ -198,26 +216,37 @@ impl<const L: usize> Bundle<L> {
             let c = &mut contacts[self.source[lane] as usize];
             for (p, q) in c.points.iter_mut().zip(&self.points) {
                 p.normal.impulse = q.normal_impulse.0[lane];
-                p.tangent[0].impulse = q.tangent_impulse[0].0[lane];
-                p.tangent[1].impulse = q.tangent_impulse[1].0[lane];
                 p.max_normal_impulse = q.max_normal_impulse.0[lane];
             }
+            c.friction_impulse = [
+                self.friction_impulse[0].0[lane],
+                self.friction_impulse[1].0[lane],
+            ];
+            c.twist_impulse = self.twist_impulse.0[lane];
         }
     }
 
-    /// Applies `impulse` at the point's anchors: minus to A, plus to B.
+    /// Applies `impulse` at anchors `ra`, `rb`: minus to A, plus to B.
     #[inline(always)]
-    fn apply(&self, p: &PointLanes<L>, impulse: &V3<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
+    fn apply(&self, ra: &V3<L>, rb: &V3<L>, impulse: &V3<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
         a.v -= *impulse * self.inv_mass_a;
-        a.w -= self.inv_inertia_a.mul(&cross(&p.anchor_a, impulse));
+        a.w -= self.inv_inertia_a.mul(&cross(ra, impulse));
         b.v += *impulse * self.inv_mass_b;
-        b.w += self.inv_inertia_b.mul(&cross(&p.anchor_b, impulse));
+        b.w += self.inv_inertia_b.mul(&cross(rb, impulse));
     }
 
-    /// The anchors' relative velocity, B's minus A's.
+    /// Applies a twist impulse `lambda` about the normal.
     #[inline(always)]
-    fn relative_velocity(p: &PointLanes<L>, a: &Lanes<L>, b: &Lanes<L>) -> V3<L> {
-        (b.v + cross(&b.w, &p.anchor_b)) - (a.v + cross(&a.w, &p.anchor_a))
+    fn twist(&self, lambda: F<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
+        let impulse = self.normal * lambda;
+        a.w -= self.inv_inertia_a.mul(&impulse);
+        b.w += self.inv_inertia_b.mul(&impulse);
+    }
+
+    /// The relative velocity of anchors `ra`, `rb`, B's minus A's.
+    #[inline(always)]
+    fn relative_velocity(ra: &V3<L>, rb: &V3<L>, a: &Lanes<L>, b: &Lanes<L>) -> V3<L> {
+        (b.v + cross(&b.w, rb)) - (a.v + cross(&a.w, ra))
     }
 
     /// Applies the accumulated impulses.
@@ -227,11 +256,12 @@ impl<const L: usize> Bundle<L> {
         let mut b = Lanes::gather(bodies, &self.body_b);
         let [t1, t2] = &self.tangents;
         for p in &self.points {
-            let impulse = self.normal * p.normal_impulse
-                + *t1 * p.tangent_impulse[0]
-                + *t2 * p.tangent_impulse[1];
-            self.apply(p, &impulse, &mut a, &mut b);
+            let impulse = self.normal * p.normal_impulse;
+            self.apply(&p.anchor_a, &p.anchor_b, &impulse, &mut a, &mut b);
         }
+        let friction = *t1 * self.friction_impulse[0] + *t2 * self.friction_impulse[1];
+        self.apply(&self.center_a, &self.center_b, &friction, &mut a, &mut b);
+        self.twist(self.twist_impulse, &mut a, &mut b);
         scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
     }
 
@@ -272,32 +302,55 @@ impl<const L: usize> Bundle<L> {
             let bias = separation.select_gt(zero, separation * inv_h, soft_bias);
             let mass_scale = separation.select_gt(zero, one, soft_mass);
             let impulse_scale = separation.select_gt(zero, zero, soft_impulse);
-            let vn = n.dot(&Self::relative_velocity(&p, &a, &b));
+            let vn = n.dot(&Self::relative_velocity(&p.anchor_a, &p.anchor_b, &a, &b));
             let old = p.normal_impulse;
             let wanted = old - p.normal_mass * mass_scale * (vn + bias) - impulse_scale * old;
             let total = wanted.max(zero);
-            self.apply(&p, &(n * (total - old)), &mut a, &mut b);
+            self.apply(
+                &p.anchor_a,
+                &p.anchor_b,
+                &(n * (total - old)),
+                &mut a,
+                &mut b,
+            );
             let q = &mut self.points[k];
             q.normal_impulse = total;
             q.max_normal_impulse = q.max_normal_impulse.max(total);
         }
         if friction {
-            let [t1, t2] = self.tangents;
-            for k in 0..WIDE_POINTS {
-                let p = self.points[k];
-                let bound = self.friction * p.normal_impulse;
-                let dv = Self::relative_velocity(&p, &a, &b);
-                let [i1, i2] = p.tangent_impulse;
-                let w1 = i1 - p.tangent_mass[0] * t1.dot(&dv);
-                let w2 = i2 - p.tangent_mass[1] * t2.dot(&dv);
-                let total = (w1 * w1 + w2 * w2).sqrt();
-                let scale = total.select_gt(bound, bound / total, one);
-                let (n1, n2) = (w1 * scale, w2 * scale);
-                self.apply(&p, &(t1 * (n1 - i1) + t2 * (n2 - i2)), &mut a, &mut b);
-                self.points[k].tangent_impulse = [n1, n2];
-            }
+            self.solve_friction(&mut a, &mut b);
         }
         scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
+    }
+
+    /// Twist, then the central friction block (as [`ContactConstraint`]'s).
+    #[inline(always)]
+    fn solve_friction(&mut self, a: &mut Lanes<L>, b: &mut Lanes<L>) {
+        let (mut total, mut moment) = (F::splat(0.0), F::splat(0.0));
+        for p in &self.points {
+            total += p.normal_impulse;
+            moment += p.lever_arm * p.normal_impulse;
+        }
+        let limit = self.friction * moment;
+        let spin = self.normal.dot(&(b.w - a.w));
+        let old = self.twist_impulse;
+        self.twist_impulse = (old - self.twist_mass * spin).max(-limit).min(limit);
+        self.twist(self.twist_impulse - old, a, b);
+
+        let (ra, rb) = (self.center_a, self.center_b);
+        let vr = Self::relative_velocity(&ra, &rb, a, b);
+        let [t1, t2] = self.tangents;
+        let (v1, v2) = (t1.dot(&vr), t2.dot(&vr));
+        let [m11, m12, m22] = self.tangent_mass;
+        let [o1, o2] = self.friction_impulse;
+        let (w1, w2) = (o1 - (m11 * v1 + m12 * v2), o2 - (m12 * v1 + m22 * v2));
+        let bound = self.friction * total;
+        let length = (w1 * w1 + w2 * w2).sqrt();
+        let scale = length.select_gt(bound, bound / length, F::splat(1.0));
+        let (n1, n2) = (w1 * scale, w2 * scale);
+        self.friction_impulse = [n1, n2];
+        let impulse = t1 * (n1 - o1) + t2 * (n2 - o2);
+        self.apply(&ra, &rb, &impulse, a, b);
     }
 
     /// Restitution, once after the substeps (as [`ContactConstraint::restitute`]).
@@ -322,11 +375,17 @@ impl<const L: usize> Bundle<L> {
                 }
             }
             let target = -(self.restitution * p.approach_speed);
-            let vn = n.dot(&Self::relative_velocity(&p, &a, &b));
+            let vn = n.dot(&Self::relative_velocity(&p.anchor_a, &p.anchor_b, &a, &b));
             let old = p.normal_impulse;
             let wanted = (old - p.normal_mass * (vn - target)).max(zero);
             let total = bounces.select_gt(zero, wanted, old);
-            self.apply(&p, &(n * (total - old)), &mut a, &mut b);
+            self.apply(
+                &p.anchor_a,
+                &p.anchor_b,
+                &(n * (total - old)),
+                &mut a,
+                &mut b,
+            );
             self.points[k].normal_impulse = total;
         }
         if any {

@@ -22,8 +22,11 @@
 //! - in the relax pass, after positions are integrated, the row is rigid with no bias, which
 //!   removes the velocity the push added so that it does not show as bounce.
 //!
-//! Friction: two rows along tangents t1, t2 (t1 chosen from the normal deterministically, so warm
-//! starting finds the same directions again), held together to the circle of radius `mu λ_n`.
+//! Friction, once per manifold (Box3D's central friction): a 2x2 block along tangents t1, t2 at
+//! the points' centre, held to the circle of radius `mu` times the sum of the normal impulses,
+//! and a twist row about the normal bounded by `mu` times their moments about the centre. Its
+//! impulse is carried from step to step in world space, so the tangents may turn with the
+//! normal.
 //! Restitution: after the substeps, points that approached faster than a threshold and were
 //! pushed are driven to separate at `e` times their approach speed.
 //! Soft (penalty) contacts: a material with a spring turns each overlapping point's normal row
@@ -48,8 +51,27 @@ pub struct ContactPointInput {
     pub separation: Real,
     /// Last step's normal impulse (N s), for warm starting.
     pub normal_impulse: Real,
-    /// Last step's friction impulses along the two tangents.
-    pub tangent_impulse: [Real; 2],
+}
+
+/// One contact manifold as the engine hands it over.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactInput<'a> {
+    /// Body A's solver index, or [`crate::body::STATIC`].
+    pub body_a: u32,
+    /// Body B's solver index, or [`crate::body::STATIC`].
+    pub body_b: u32,
+    /// Unit normal from A to B.
+    pub normal: Vector,
+    /// The mixed material.
+    pub material: &'a ContactMaterial,
+    /// The points.
+    pub points: &'a [ContactPointInput],
+    /// Last step's friction impulse (world, N s), for warm starting.
+    pub friction_impulse: Vector,
+    /// Last step's twist impulse about the normal (N m s).
+    pub twist_impulse: Real,
+    /// The caller's index for this contact (to store impulses back).
+    pub user_index: u32,
 }
 
 /// One row of a contact point: its direction (the contact's normal or a tangent) is the
@@ -135,8 +157,9 @@ pub struct ContactPoint {
     pub(crate) approach_speed: Real,
     /// The non-penetration row.
     pub normal: PointRow,
-    /// The friction rows.
-    pub tangent: [PointRow; 2],
+    /// Distance from the friction centre (m): twist friction is bounded by `mu` times the
+    /// normal impulses times their lever arms.
+    pub(crate) lever_arm: Real,
     /// The largest normal impulse applied in any substep (N s).
     pub max_normal_impulse: Real,
     /// For a soft contact, the spring's coefficients on this point's normal row.
@@ -173,11 +196,28 @@ pub struct ContactConstraint {
     pub(crate) restitution: Real,
     /// The push-out spring of overlapping points in the biased pass.
     pub(crate) softness: Softness,
+    /// Friction acts at the points' centre, from each centre of mass (Box3D's central
+    /// friction: one 2x2 block for the whole manifold instead of two rows per point, which
+    /// solved one point after another pushed a symmetric stack sideways).
+    pub(crate) center_a: Vector,
+    pub(crate) center_b: Vector,
+    /// The inverse of the tangent block's 2x2 mass matrix: (11, 12, 22).
+    pub(crate) tangent_mass: [Real; 3],
+    /// Accumulated friction impulse along the two tangents (N s).
+    pub friction_impulse: [Real; 2],
+    /// `1 / (n . (I_a^-1 + I_b^-1) n)`, twist's effective mass.
+    pub(crate) twist_mass: Real,
+    /// Accumulated twist impulse about the normal (N m s).
+    pub twist_impulse: Real,
     /// The points, in the order they were given.
     pub points: SmallVec<[ContactPoint; 4]>,
     /// The caller's index for this contact (to store impulses back).
     pub user_index: u32,
 }
+
+/// How far apart (m) a speculative point's weight in the friction centre falls to nothing: the
+/// centre is where the touching points are, and moves smoothly as points come and go.
+const FRICTION_CENTRE_REACH: Real = 0.05;
 
 /// The two tangent directions for `normal`, chosen the same way every step.
 pub fn tangents(normal: &Vector) -> [Vector; 2] {
@@ -209,17 +249,12 @@ pub struct ContactSettings {
 
 impl ContactConstraint {
     /// Prepares the rows of one contact from the bodies' state at the start of the step.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         bodies: &Bodies,
-        body_a: u32,
-        body_b: u32,
-        normal: Vector,
-        material: &ContactMaterial,
-        points: &[ContactPointInput],
+        input: &ContactInput,
         settings: &ContactSettings,
-        user_index: u32,
     ) -> ContactConstraint {
+        let (body_a, body_b, normal) = (input.body_a, input.body_b, input.normal);
         let ((inv_mass_a, inv_inertia_a), (inv_mass_b, inv_inertia_b)) =
             (bodies.mass(body_a), bodies.mass(body_b));
         let masses = Masses {
@@ -230,7 +265,21 @@ impl ContactConstraint {
         };
         let (a, b) = (bodies.state(body_a), bodies.state(body_b));
         let tangents = tangents(&normal);
-        let prepared = points
+        // The friction centre: points weighted so that far speculative ones hardly count.
+        let (mut center_a, mut center_b, mut total) = (Vector::zeros(), Vector::zeros(), 0.0);
+        for p in input.points {
+            let weight = (1.0 - p.separation / FRICTION_CENTRE_REACH).clamp(0.01, 1.0);
+            center_a += p.anchor_a * weight;
+            center_b += p.anchor_b * weight;
+            total += weight;
+        }
+        if total > 0.0 {
+            center_a /= total;
+            center_b /= total;
+        }
+        let spring = input.material.spring;
+        let prepared = input
+            .points
             .iter()
             .map(|p| {
                 let (ra, rb) = (&p.anchor_a, &p.anchor_b);
@@ -241,18 +290,28 @@ impl ContactConstraint {
                     base_separation: p.separation - normal.dot(&(rb - ra)),
                     approach_speed: normal_row.velocity(&normal, a, b),
                     normal: normal_row,
-                    tangent: [
-                        PointRow::new(&tangents[0], ra, rb, &masses, p.tangent_impulse[0]),
-                        PointRow::new(&tangents[1], ra, rb, &masses, p.tangent_impulse[1]),
-                    ],
+                    lever_arm: (ra - center_a).norm(),
                     max_normal_impulse: 0.0,
-                    spring: material
-                        .spring
-                        .map(|s| Softness::from_spring(&s, normal_row.mass, settings.h)),
+                    spring: spring.map(|s| Softness::from_spring(&s, normal_row.mass, settings.h)),
                 }
             })
             .collect();
         let against_static = inv_mass_a == 0.0 || inv_mass_b == 0.0;
+        // The tangent block: K_ij = (m_a + m_b) t_i . t_j + (r_a x t_i) . I_a^-1 (r_a x t_j) + B's.
+        let rt = |r: &Vector| [r.cross(&tangents[0]), r.cross(&tangents[1])];
+        let (rta, rtb) = (rt(&center_a), rt(&center_b));
+        let k = |i: usize, j: usize| {
+            let linear = if i == j { inv_mass_a + inv_mass_b } else { 0.0 };
+            linear + rta[i].dot(&(inv_inertia_a * rta[j])) + rtb[i].dot(&(inv_inertia_b * rtb[j]))
+        };
+        let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
+        let det = k11 * k22 - k12 * k12;
+        let tangent_mass = if det > 0.0 {
+            [k22 / det, -k12 / det, k11 / det]
+        } else {
+            [0.0; 3]
+        };
+        let twist = normal.dot(&((inv_inertia_a + inv_inertia_b) * normal));
         ContactConstraint {
             body_a,
             body_b,
@@ -262,16 +321,30 @@ impl ContactConstraint {
             inv_inertia_b,
             normal,
             tangents,
-            friction: material.friction,
-            restitution: material.restitution,
+            friction: input.material.friction,
+            restitution: input.material.restitution,
             softness: if against_static {
                 settings.static_softness
             } else {
                 settings.softness
             },
+            center_a,
+            center_b,
+            tangent_mass,
+            friction_impulse: [
+                input.friction_impulse.dot(&tangents[0]),
+                input.friction_impulse.dot(&tangents[1]),
+            ],
+            twist_mass: if twist > 0.0 { 1.0 / twist } else { 0.0 },
+            twist_impulse: input.twist_impulse,
             points: prepared,
-            user_index,
+            user_index: input.user_index,
         }
+    }
+
+    /// The friction impulse in world space (for the next step's warm start).
+    pub fn world_friction_impulse(&self) -> Vector {
+        self.tangents[0] * self.friction_impulse[0] + self.tangents[1] * self.friction_impulse[1]
     }
 
     /// Whether the wide kernel ([`crate::bundle`]) can solve this contact: up to four points,
@@ -285,30 +358,48 @@ impl ContactConstraint {
     pub fn reset_impulses(&mut self) {
         for p in &mut self.points {
             p.normal.impulse = 0.0;
-            p.tangent[0].impulse = 0.0;
-            p.tangent[1].impulse = 0.0;
             p.max_normal_impulse = 0.0;
         }
+        self.friction_impulse = [0.0; 2];
+        self.twist_impulse = 0.0;
     }
 
     /// Applies the accumulated impulses (last step's, then each substep's) before iterating.
     pub fn warm_start(&self, bodies: &mut Bodies) {
         let mut a = *bodies.state(self.body_a);
         let mut b = *bodies.state(self.body_b);
-        let (n, t) = (&self.normal, &self.tangents);
         for p in &self.points {
-            let (ln, l1, l2) = (p.normal.impulse, p.tangent[0].impulse, p.tangent[1].impulse);
-            let impulse = n * ln + t[0] * l1 + t[1] * l2;
-            a.linear_velocity -= impulse * self.inv_mass_a;
-            a.angular_velocity -= p.normal.inv_inertia_a * ln
-                + p.tangent[0].inv_inertia_a * l1
-                + p.tangent[1].inv_inertia_a * l2;
-            b.linear_velocity += impulse * self.inv_mass_b;
-            b.angular_velocity += p.normal.inv_inertia_b * ln
-                + p.tangent[0].inv_inertia_b * l1
-                + p.tangent[1].inv_inertia_b * l2;
+            let impulse = self.normal * p.normal.impulse;
+            self.apply(&p.anchor_a, &p.anchor_b, &impulse, &mut a, &mut b);
         }
+        let friction = self.world_friction_impulse();
+        self.apply(&self.center_a, &self.center_b, &friction, &mut a, &mut b);
+        self.twist(self.twist_impulse, &mut a, &mut b);
         bodies.store_pair((self.body_a, &a), (self.body_b, &b));
+    }
+
+    /// Applies `impulse` at anchors `ra`, `rb`: minus to A, plus to B.
+    #[inline]
+    fn apply(
+        &self,
+        ra: &Vector,
+        rb: &Vector,
+        impulse: &Vector,
+        a: &mut BodyState,
+        b: &mut BodyState,
+    ) {
+        a.linear_velocity -= impulse * self.inv_mass_a;
+        a.angular_velocity -= self.inv_inertia_a * ra.cross(impulse);
+        b.linear_velocity += impulse * self.inv_mass_b;
+        b.angular_velocity += self.inv_inertia_b * rb.cross(impulse);
+    }
+
+    /// Applies a twist impulse `lambda` about the normal.
+    #[inline]
+    fn twist(&self, lambda: Real, a: &mut BodyState, b: &mut BodyState) {
+        let impulse = self.normal * lambda;
+        a.angular_velocity -= self.inv_inertia_a * impulse;
+        b.angular_velocity += self.inv_inertia_b * impulse;
     }
 
     /// One iteration over the points: normal rows (pushing out overlap if `use_bias`), then
@@ -374,36 +465,42 @@ impl ContactConstraint {
             p.max_normal_impulse = p.max_normal_impulse.max(total);
         }
         if friction {
-            // After the normal rows, within the bounds of the impulses they just found
-            // (measured: solving friction first let the 465-cube wall drift 60% further).
-            // The two rows are one friction force: held to the circle of radius mu N, not
-            // each to mu N (a square, which lets a diagonal slide feel up to 1.41 times the
-            // friction).
-            let t = &self.tangents;
-            for p in &mut self.points {
-                let bound = self.friction * p.normal.impulse;
-                // Both rows' wishes from the same velocity, so that the pair points against
-                // the slip (one after the other, the first would turn the slip the second sees).
-                let [r1, r2] = &p.tangent;
-                let w1 = r1.impulse - r1.mass * r1.velocity(&t[0], &a, &b);
-                let w2 = r2.impulse - r2.mass * r2.velocity(&t[1], &a, &b);
-                // Not hypot: libm's careful hypot cost a tenth of the whole step.
-                let total = (w1 * w1 + w2 * w2).sqrt();
-                let scale = if total > bound { bound / total } else { 1.0 };
-                let (n1, n2) = (w1 * scale, w2 * scale);
-                let (d1, d2) = (n1 - r1.impulse, n2 - r2.impulse);
-                p.tangent[0].impulse = n1;
-                p.tangent[1].impulse = n2;
-                let impulse = t[0] * d1 + t[1] * d2;
-                a.linear_velocity -= impulse * m.0;
-                a.angular_velocity -=
-                    p.tangent[0].inv_inertia_a * d1 + p.tangent[1].inv_inertia_a * d2;
-                b.linear_velocity += impulse * m.1;
-                b.angular_velocity +=
-                    p.tangent[0].inv_inertia_b * d1 + p.tangent[1].inv_inertia_b * d2;
-            }
+            self.solve_friction(&mut a, &mut b);
         }
         bodies.store_pair((self.body_a, &a), (self.body_b, &b));
+    }
+
+    /// Twist, then the central friction block, within the bounds the normal impulses just
+    /// found: the friction impulse inside the circle of radius `mu` times their sum, the twist
+    /// within `mu` times their moments about the centre.
+    fn solve_friction(&mut self, a: &mut BodyState, b: &mut BodyState) {
+        let (mut total, mut moment) = (0.0, 0.0);
+        for p in &self.points {
+            total += p.normal.impulse;
+            moment += p.lever_arm * p.normal.impulse;
+        }
+        let limit = self.friction * moment;
+        let spin = self.normal.dot(&(b.angular_velocity - a.angular_velocity));
+        let old = self.twist_impulse;
+        self.twist_impulse = (old - self.twist_mass * spin).max(-limit).min(limit);
+        self.twist(self.twist_impulse - old, a, b);
+
+        let (ra, rb) = (self.center_a, self.center_b);
+        let vr = (b.linear_velocity + b.angular_velocity.cross(&rb))
+            - (a.linear_velocity + a.angular_velocity.cross(&ra));
+        let [t1, t2] = self.tangents;
+        let (v1, v2) = (t1.dot(&vr), t2.dot(&vr));
+        let [m11, m12, m22] = self.tangent_mass;
+        let [o1, o2] = self.friction_impulse;
+        let (w1, w2) = (o1 - (m11 * v1 + m12 * v2), o2 - (m12 * v1 + m22 * v2));
+        let bound = self.friction * total;
+        // Not hypot: libm's careful hypot cost a tenth of the whole step.
+        let length = (w1 * w1 + w2 * w2).sqrt();
+        let scale = if length > bound { bound / length } else { 1.0 };
+        let (n1, n2) = (w1 * scale, w2 * scale);
+        self.friction_impulse = [n1, n2];
+        let impulse = t1 * (n1 - o1) + t2 * (n2 - o2);
+        self.apply(&ra, &rb, &impulse, a, b);
     }
 
     /// Restitution, once after the substeps: points that approached faster than the threshold

@@ -41,7 +41,9 @@ pub struct SolverSettings {
     pub contact_hertz: Real,
     /// The same against a static or kinematic body (capped at half the substep rate).
     pub static_contact_hertz: Real,
-    /// Damping ratio of the contact springs.
+    /// Damping ratio of the contact springs. Measured: Box2D's 10 let a 16-cube tower lean
+    /// 35 mm and sleep at 1.5 s; 2 leaned 4 mm and slept at 0.7 s, and left large_pyramid's
+    /// drift at 0.076 m (0.082 at 10); below 1 the large pyramid spreads (0.15 m at 0.5).
     pub contact_damping_ratio: Real,
     /// Largest push-out speed (m/s).
     pub max_push_out_speed: Real,
@@ -54,7 +56,9 @@ pub struct SolverSettings {
     pub restitution_threshold: Real,
     /// Whether to start from last step's impulses.
     pub warm_starting: bool,
-    /// Whether friction is solved in the biased pass as well as the relax pass.
+    /// Whether friction is solved in the biased pass as well as the relax pass. Measured with
+    /// central friction: relax-only (Box3D's choice) let large_pyramid drift 0.37 m and the
+    /// tower lean twice as far, so both passes it is.
     pub friction_in_biased_pass: bool,
     /// How many contacts are solved side by side: every choice gives the same bits.
     pub simd: SimdWidth,
@@ -101,7 +105,7 @@ impl Default for SolverSettings {
             relax_iterations: 1,
             contact_hertz: 60.0,
             static_contact_hertz: 120.0,
-            contact_damping_ratio: 10.0,
+            contact_damping_ratio: 2.0,
             max_push_out_speed: 3.0,
             joint_hertz: 120.0,
             joint_damping_ratio: 5.0,

@@ -49,18 +49,22 @@ impl World {
                         anchor_b: p.point_b - com_b,
                         separation: p.separation,
                         normal_impulse: p.normal_impulse,
-                        tangent_impulse: p.tangent_impulse,
                     })
                     .collect();
+                let input = ContactInput {
+                    body_a: index_of(ba),
+                    body_b: index_of(bb),
+                    normal: manifold.normal,
+                    material: &material,
+                    points: &points,
+                    friction_impulse: manifold.friction_impulse,
+                    twist_impulse: manifold.twist_impulse,
+                    user_index: self.contact_sources.len() as u32,
+                };
                 self.solver.contacts.push(ContactConstraint::new(
                     &self.solver_bodies,
-                    index_of(ba),
-                    index_of(bb),
-                    manifold.normal,
-                    &material,
-                    &points,
+                    &input,
                     &settings,
-                    self.contact_sources.len() as u32,
                 ));
                 self.contact_sources.push((index as u32, m as u32));
             }
@@ -218,8 +222,9 @@ impl World {
             let manifold = &mut pairs[pair as usize].manifolds[m as usize];
             for (stored, solved) in manifold.points.iter_mut().zip(&c.points) {
                 stored.normal_impulse = solved.normal.impulse;
-                stored.tangent_impulse = [solved.tangent[0].impulse, solved.tangent[1].impulse];
             }
+            manifold.friction_impulse = c.world_friction_impulse();
+            manifold.twist_impulse = c.twist_impulse;
         }
     }
 

@@ -257,6 +257,8 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
         let finite = c.peak_impulse.is_finite()
             && c.manifolds.iter().all(|m| {
                 m.normal.iter().all(|x| x.is_finite())
+                    && m.friction_impulse.iter().all(|x| x.is_finite())
+                    && m.twist_impulse.is_finite()
                     && m.points.iter().all(|p| {
                         p.point_a
                             .iter()
@@ -264,7 +266,6 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
                             .all(|x| x.is_finite())
                             && p.separation.is_finite()
                             && p.normal_impulse.is_finite()
-                            && p.tangent_impulse.iter().all(|x| x.is_finite())
                     })
             });
         if !finite {
