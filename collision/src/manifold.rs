@@ -66,6 +66,8 @@ pub struct Manifold {
     pub friction_impulse: Vector<Real>,
     /// Accumulated twist friction impulse about the normal (N m s), likewise.
     pub twist_impulse: Real,
+    /// Accumulated rolling resistance impulse (N m s, world), likewise.
+    pub rolling_impulse: Vector<Real>,
 }
 
 /// How much shallower (m) than the contact query the deepest clipped point may be.

@@ -86,8 +86,8 @@ pub struct NarrowPhase {
     /// Last step's points of the pair being updated, kept to reuse its buffer.
     #[cfg_attr(feature = "serde", serde(skip))]
     previous: Vec<ManifoldPoint>,
-    /// The same for each manifold's friction: (sub-shape, friction impulse, twist impulse).
-    previous_friction: Vec<(u32, Vector<Real>, Real)>,
+    /// The same for each manifold's friction: (sub-shape, friction, twist and rolling impulses).
+    previous_friction: Vec<(u32, Vector<Real>, Real, Vector<Real>)>,
 }
 
 impl NarrowPhase {
@@ -157,7 +157,12 @@ impl NarrowPhase {
             old_friction.clear();
             for m in &contact.manifolds {
                 old.extend_from_slice(&m.points);
-                old_friction.push((m.sub_shape, m.friction_impulse, m.twist_impulse));
+                old_friction.push((
+                    m.sub_shape,
+                    m.friction_impulse,
+                    m.twist_impulse,
+                    m.rolling_impulse,
+                ));
             }
             let reach = shapes.speculative_distance(contact.pair.a, contact.pair.b);
             manifolds(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
@@ -167,9 +172,10 @@ impl NarrowPhase {
                 }
             }
             for m in &mut contact.manifolds {
-                if let Some(&(_, f, t)) = old_friction.iter().find(|o| o.0 == m.sub_shape) {
+                if let Some(&(_, f, t, r)) = old_friction.iter().find(|o| o.0 == m.sub_shape) {
                     m.friction_impulse = f;
                     m.twist_impulse = t;
+                    m.rolling_impulse = r;
                 }
             }
         }

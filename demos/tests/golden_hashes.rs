@@ -36,7 +36,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("spring_net", 0x61b24acc9876ebe5),
     ("rope", 0xd2af0f9165fc4110),
     ("cloth", 0xab84a446c1785c27),
-    ("bullet", 0x89f2bb946a22a5cf),
+    ("bullet", 0xe244b5705e199cee),
     ("large_pyramid", 0xf904ab83009847b7),
     ("many_pyramids", 0xb9401b58ebc226f3),
     ("joint_grid100", 0x5407d0f5438d7b54),

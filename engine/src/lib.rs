@@ -38,7 +38,7 @@ mod stepper;
 mod world;
 
 pub use body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
-pub use collider::{Collider, ColliderBuilder, CollisionGroups};
+pub use collider::{Collider, ColliderBuilder, CollisionGroups, DEFAULT_ROLLING_RESISTANCE};
 pub use error::{Error, SnapshotError};
 pub use event::Event;
 pub use handle::{BodyHandle, ColliderHandle};

@@ -21,7 +21,7 @@
 //! | gravity scale | within ±[`MAX_GRAVITY_SCALE`] |
 //! | damping (1/s) | 0 to [`MAX_DAMPING`] |
 //! | time step (s) | [`MIN_TIME_STEP`] to [`MAX_TIME_STEP`] |
-//! | friction | 0 to [`MAX_FRICTION`] |
+//! | friction, rolling resistance | 0 to [`MAX_FRICTION`] |
 //! | restitution | 0 to 1 |
 //! | springs | see [`sprung_solver::softness::Spring::check`] |
 //!

@@ -798,6 +798,9 @@ fn mix(a: &Collider, b: &Collider) -> ContactMaterial {
     ContactMaterial {
         friction: (a.friction * b.friction).sqrt(),
         restitution: a.restitution.max(b.restitution),
+        // A torque arm: the rounder shape's radius (zero between polytopes, which do not roll).
+        rolling_resistance: a.rolling_resistance.max(b.rolling_resistance)
+            * a.shape.radius().max(b.shape.radius()),
         spring,
     }
 }

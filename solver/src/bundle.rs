@@ -96,6 +96,11 @@ pub struct Bundle<const L: usize> {
     friction_impulse: [F<L>; 2],
     twist_mass: F<L>,
     twist_impulse: F<L>,
+    /// Whether any lane has rolling resistance (most bundles have none: boxes do not roll).
+    rolling: bool,
+    rolling_resistance: F<L>,
+    rolling_mass: Sym<L>,
+    rolling_impulse: V3<L>,
     points: [PointLanes<L>; WIDE_POINTS],
 }
 
@@ -167,6 +172,10 @@ impl<const L: usize> Bundle<L> {
             friction_impulse: [F::default(); 2],
             twist_mass: F::default(),
             twist_impulse: F::default(),
+            rolling: false,
+            rolling_resistance: F::default(),
+            rolling_mass: Sym::default(),
+            rolling_impulse: V3::default(),
             points: [PointLanes::default(); WIDE_POINTS],
         };
         for (lane, &index) in indices.iter().take(L).enumerate() {
@@ -196,6 +205,12 @@ impl<const L: usize> Bundle<L> {
             }
             bundle.twist_mass.0[lane] = c.twist_mass;
             bundle.twist_impulse.0[lane] = c.twist_impulse;
+            if c.rolling_resistance > 0.0 {
+                bundle.rolling = true;
+                bundle.rolling_resistance.0[lane] = c.rolling_resistance;
+                bundle.rolling_mass.set(lane, &c.rolling_mass);
+                bundle.rolling_impulse.set(lane, &c.rolling_impulse);
+            }
             for (p, q) in c.points.iter().zip(&mut bundle.points) {
                 q.anchor_a.set(lane, &p.anchor_a);
                 q.anchor_b.set(lane, &p.anchor_b);
@@ -223,6 +238,7 @@ impl<const L: usize> Bundle<L> {
                 self.friction_impulse[1].0[lane],
             ];
             c.twist_impulse = self.twist_impulse.0[lane];
+            c.rolling_impulse = self.rolling_impulse.get(lane);
         }
     }
 
@@ -262,6 +278,10 @@ impl<const L: usize> Bundle<L> {
         let friction = *t1 * self.friction_impulse[0] + *t2 * self.friction_impulse[1];
         self.apply(&self.center_a, &self.center_b, &friction, &mut a, &mut b);
         self.twist(self.twist_impulse, &mut a, &mut b);
+        if self.rolling {
+            a.w -= self.inv_inertia_a.mul(&self.rolling_impulse);
+            b.w += self.inv_inertia_b.mul(&self.rolling_impulse);
+        }
         scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
     }
 
@@ -336,6 +356,18 @@ impl<const L: usize> Bundle<L> {
         let old = self.twist_impulse;
         self.twist_impulse = (old - self.twist_mass * spin).max(-limit).min(limit);
         self.twist(self.twist_impulse - old, a, b);
+
+        if self.rolling {
+            let old = self.rolling_impulse;
+            let wanted = old - self.rolling_mass.mul(&(b.w - a.w));
+            let bound = self.rolling_resistance * total;
+            let length = wanted.dot(&wanted).sqrt();
+            let scale = length.select_gt(bound, bound / length, F::splat(1.0));
+            self.rolling_impulse = wanted * scale;
+            let delta = self.rolling_impulse - old;
+            a.w -= self.inv_inertia_a.mul(&delta);
+            b.w += self.inv_inertia_b.mul(&delta);
+        }
 
         let (ra, rb) = (self.center_a, self.center_b);
         let vr = Self::relative_velocity(&ra, &rb, a, b);

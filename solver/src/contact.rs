@@ -26,7 +26,8 @@
 //! the points' centre, held to the circle of radius `mu` times the sum of the normal impulses,
 //! and a twist row about the normal bounded by `mu` times their moments about the centre. Its
 //! impulse is carried from step to step in world space, so the tangents may turn with the
-//! normal.
+//! normal. Round shapes also meet rolling resistance: their relative spin is resisted with a
+//! torque of at most a set arm times the normal force (Box3D's form).
 //! Restitution: after the substeps, points that approached faster than a threshold and were
 //! pushed are driven to separate at `e` times their approach speed.
 //! Soft (penalty) contacts: a material with a spring turns each overlapping point's normal row
@@ -70,6 +71,8 @@ pub struct ContactInput<'a> {
     pub friction_impulse: Vector,
     /// Last step's twist impulse about the normal (N m s).
     pub twist_impulse: Real,
+    /// Last step's rolling resistance impulse (world, N m s).
+    pub rolling_impulse: Vector,
     /// The caller's index for this contact (to store impulses back).
     pub user_index: u32,
 }
@@ -176,6 +179,9 @@ pub struct ContactMaterial {
     /// A soft (penalty) contact: overlap is pushed back by this spring, per point, instead of
     /// the solver's contact softness.
     pub spring: Option<Spring>,
+    /// Rolling resistance as a torque arm (m): the largest rolling torque is this times the
+    /// normal force (the engine multiplies the coefficient by the rounder shape's radius).
+    pub rolling_resistance: Real,
 }
 
 /// The contact between two bodies: up to four points sharing a normal and a material.
@@ -209,6 +215,12 @@ pub struct ContactConstraint {
     pub(crate) twist_mass: Real,
     /// Accumulated twist impulse about the normal (N m s).
     pub twist_impulse: Real,
+    /// Rolling resistance as a torque arm (m); 0 for none.
+    pub(crate) rolling_resistance: Real,
+    /// `(I_a^-1 + I_b^-1)^-1`, the rolling row's mass (zero without rolling resistance).
+    pub(crate) rolling_mass: Matrix,
+    /// Accumulated rolling resistance impulse (N m s, world).
+    pub rolling_impulse: Vector,
     /// The points, in the order they were given.
     pub points: SmallVec<[ContactPoint; 4]>,
     /// The caller's index for this contact (to store impulses back).
@@ -312,6 +324,14 @@ impl ContactConstraint {
             [0.0; 3]
         };
         let twist = normal.dot(&((inv_inertia_a + inv_inertia_b) * normal));
+        let rolling_resistance = input.material.rolling_resistance;
+        let rolling_mass = if rolling_resistance > 0.0 {
+            (inv_inertia_a + inv_inertia_b)
+                .try_inverse()
+                .unwrap_or_else(Matrix::zeros)
+        } else {
+            Matrix::zeros()
+        };
         ContactConstraint {
             body_a,
             body_b,
@@ -337,6 +357,13 @@ impl ContactConstraint {
             ],
             twist_mass: if twist > 0.0 { 1.0 / twist } else { 0.0 },
             twist_impulse: input.twist_impulse,
+            rolling_resistance,
+            rolling_mass,
+            rolling_impulse: if rolling_resistance > 0.0 {
+                input.rolling_impulse
+            } else {
+                Vector::zeros()
+            },
             points: prepared,
             user_index: input.user_index,
         }
@@ -362,6 +389,7 @@ impl ContactConstraint {
         }
         self.friction_impulse = [0.0; 2];
         self.twist_impulse = 0.0;
+        self.rolling_impulse = Vector::zeros();
     }
 
     /// Applies the accumulated impulses (last step's, then each substep's) before iterating.
@@ -375,6 +403,8 @@ impl ContactConstraint {
         let friction = self.world_friction_impulse();
         self.apply(&self.center_a, &self.center_b, &friction, &mut a, &mut b);
         self.twist(self.twist_impulse, &mut a, &mut b);
+        a.angular_velocity -= self.inv_inertia_a * self.rolling_impulse;
+        b.angular_velocity += self.inv_inertia_b * self.rolling_impulse;
         bodies.store_pair((self.body_a, &a), (self.body_b, &b));
     }
 
@@ -484,6 +514,19 @@ impl ContactConstraint {
         let old = self.twist_impulse;
         self.twist_impulse = (old - self.twist_mass * spin).max(-limit).min(limit);
         self.twist(self.twist_impulse - old, a, b);
+
+        if self.rolling_resistance > 0.0 {
+            // Rolling: all relative spin resisted, within the circle of the largest torque.
+            let old = self.rolling_impulse;
+            let wanted = old - self.rolling_mass * (b.angular_velocity - a.angular_velocity);
+            let bound = self.rolling_resistance * total;
+            let length = wanted.norm();
+            let scale = if length > bound { bound / length } else { 1.0 };
+            self.rolling_impulse = wanted * scale;
+            let delta = self.rolling_impulse - old;
+            a.angular_velocity -= self.inv_inertia_a * delta;
+            b.angular_velocity += self.inv_inertia_b * delta;
+        }
 
         let (ra, rb) = (self.center_a, self.center_b);
         let vr = (b.linear_velocity + b.angular_velocity.cross(&rb))

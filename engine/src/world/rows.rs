@@ -59,6 +59,7 @@ impl World {
                     points: &points,
                     friction_impulse: manifold.friction_impulse,
                     twist_impulse: manifold.twist_impulse,
+                    rolling_impulse: manifold.rolling_impulse,
                     user_index: self.contact_sources.len() as u32,
                 };
                 self.solver.contacts.push(ContactConstraint::new(
@@ -225,6 +226,7 @@ impl World {
             }
             manifold.friction_impulse = c.world_friction_impulse();
             manifold.twist_impulse = c.twist_impulse;
+            manifold.rolling_impulse = c.rolling_impulse;
         }
     }
 

@@ -29,7 +29,7 @@ use crate::world::hash::StateHasher;
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"sprungSN";
 /// The format this build writes and reads. Raise it whenever what is saved changes.
-pub const SNAPSHOT_VERSION: u32 = 2;
+pub const SNAPSHOT_VERSION: u32 = 3;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 8 + 4 + 8 + 8;
 
@@ -259,6 +259,7 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
                 m.normal.iter().all(|x| x.is_finite())
                     && m.friction_impulse.iter().all(|x| x.is_finite())
                     && m.twist_impulse.is_finite()
+                    && m.rolling_impulse.iter().all(|x| x.is_finite())
                     && m.points.iter().all(|p| {
                         p.point_a
                             .iter()
