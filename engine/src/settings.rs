@@ -8,11 +8,12 @@
 //! | `substeps` | 1 to [`MAX_SUBSTEPS`] |
 //! | `iterations` | 1 to [`MAX_ITERATIONS`] |
 //! | `relax_iterations` | 0 to [`MAX_ITERATIONS`] |
+//! | `threads` | 1 to 64 |
 //! | `contact_hertz`, `static_contact_hertz`, `joint_hertz` | finite, > 0 |
 //! | `contact_damping_ratio`, `joint_damping_ratio`, `max_push_out_speed`, `restitution_threshold` | finite, >= 0 |
 //! | sleep thresholds, `time_to_sleep` | finite, >= 0 |
 
-use sprung_solver::pgs::SolverSettings;
+use sprung_solver::pgs::{SolverSettings, MAX_THREADS};
 
 use crate::error::{finite, Error};
 use crate::sleep::SleepSettings;
@@ -29,6 +30,9 @@ pub(crate) fn check_solver(s: &SolverSettings) -> Result<(), Error> {
     }
     if !(1..=MAX_ITERATIONS).contains(&s.iterations) {
         return Err(Error::OutOfRange("iterations: 1 to 64"));
+    }
+    if !(1..=MAX_THREADS).contains(&s.threads) {
+        return Err(Error::OutOfRange("threads: 1 to 64"));
     }
     if s.relax_iterations > MAX_ITERATIONS {
         return Err(Error::OutOfRange("relax iterations: 0 to 64"));

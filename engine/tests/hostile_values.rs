@@ -358,6 +358,10 @@ fn settings_are_checked_before_the_step_reads_them() {
             Error::OutOfRange("iterations: 1 to 64"),
         ),
         (
+            SolverSettings { threads: 0, ..good },
+            Error::OutOfRange("threads: 1 to 64"),
+        ),
+        (
             SolverSettings {
                 contact_hertz: -3.0,
                 ..good

@@ -248,6 +248,63 @@ impl Bodies {
     }
 }
 
+/// The hot states as the wide contact kernel reads and writes them, from one worker or several
+/// at once. Several workers may hold copies of a view while each writes only bodies no other
+/// touches: the contacts of one colour share no moving body, and a worker writes only the
+/// moving bodies of its own contacts (never a static or kinematic one, which many contacts of
+/// a colour may share). That invariant, kept by the solver's stage loop, is what makes the
+/// unsynchronised writes sound; the type is therefore crate-private.
+#[derive(Clone, Copy)]
+pub(crate) struct StateView<'a> {
+    states: *mut BodyState,
+    len: usize,
+    _borrow: std::marker::PhantomData<&'a mut [BodyState]>,
+}
+
+// SAFETY: see the type's doc: workers write disjoint bodies, synchronised by barriers between
+// the colours.
+unsafe impl Send for StateView<'_> {}
+unsafe impl Sync for StateView<'_> {}
+
+impl<'a> StateView<'a> {
+    /// A view of `len` states at `states`, for workers that share the buffer.
+    ///
+    /// # Safety
+    /// `states` must point to `len` states that outlive the view, written only as the type's
+    /// doc says.
+    pub(crate) unsafe fn from_raw(states: *mut BodyState, len: usize) -> StateView<'a> {
+        StateView {
+            states,
+            len,
+            _borrow: std::marker::PhantomData,
+        }
+    }
+
+    /// Body `index`'s state ([`BodyState::STATIC`] for a static body).
+    #[inline(always)]
+    pub(crate) fn get(&self, index: u32) -> BodyState {
+        if (index as usize) < self.len {
+            // SAFETY: in bounds; no other worker writes this body during this colour.
+            unsafe { *self.states.add(index as usize) }
+        } else {
+            BodyState::STATIC
+        }
+    }
+
+    /// Sets body `index`'s velocities (nothing for a static body).
+    #[inline(always)]
+    pub(crate) fn set_velocity(&self, index: u32, v: Vector, w: Vector) {
+        if (index as usize) < self.len {
+            // SAFETY: in bounds; this worker is the only one touching this body now.
+            unsafe {
+                let s = &mut *self.states.add(index as usize);
+                s.linear_velocity = v;
+                s.angular_velocity = w;
+            }
+        }
+    }
+}
+
 /// A body as a joint row sees it: its state with its mass (or zeros for a static body). Joints
 /// load it per pass; contacts, the hot path, keep their own copy of the masses instead.
 #[derive(Clone, Copy, Debug)]

@@ -6,7 +6,7 @@
 //! bodies' masses), packed once per step and unpacked (the impulses) after the solve. The passes gather both bodies' states into lanes, run the same rows as the
 //! scalar contact (speculative points rigid, overlap pushed by the contact spring in the biased
 //! pass, friction held to the circle `mu λ_n`), and scatter the velocities back; a lane whose
-//! velocities stopped being finite writes nothing, as [`Bodies::store_pair`] does. Missing
+//! velocities stopped being finite writes nothing, as [`crate::body::Bodies::store_pair`] does. Missing
 //! points and empty lanes hold zeros (no mass, no impulse) and so change nothing.
 //!
 //! The kernel is generic over `L` and every operation is lane by lane (see [`crate::wide`]):
@@ -17,7 +17,7 @@
 // one the compiler vectorises.
 #![allow(clippy::needless_range_loop)]
 
-use crate::body::{Bodies, BodyState, STATIC};
+use crate::body::{StateView, STATIC};
 use crate::contact::{ContactConstraint, ContactSettings};
 use crate::graph::WIDE_POINTS;
 use crate::wide::{cross, F, Q, V3};
@@ -115,10 +115,10 @@ struct Lanes<const L: usize> {
 
 impl<const L: usize> Lanes<L> {
     #[inline(always)]
-    fn gather(bodies: &Bodies, index: &[u32; L]) -> Lanes<L> {
+    fn gather(bodies: StateView, index: &[u32; L]) -> Lanes<L> {
         let mut out = Lanes::default();
         for lane in 0..L {
-            let s = bodies.state(index[lane]);
+            let s = bodies.get(index[lane]);
             out.v.set(lane, &s.linear_velocity);
             out.w.set(lane, &s.angular_velocity);
             out.dp.set(lane, &s.delta_position);
@@ -129,21 +129,31 @@ impl<const L: usize> Lanes<L> {
     }
 }
 
-/// Writes each lane's new velocities to its two bodies, unless they stopped being finite.
+/// Writes each lane's new velocities to its moving bodies, unless they stopped being finite
+/// (then the lane changes nothing this pass, as [`crate::body::Bodies::store_pair`]). Static and
+/// kinematic bodies (no inverse mass) are never written: a contact cannot change them, and
+/// several contacts of one colour may share one.
 #[inline(always)]
 fn scatter<const L: usize>(
-    bodies: &mut Bodies,
+    bodies: StateView,
     index: (&[u32; L], &[u32; L]),
+    moving: (&F<L>, &F<L>),
     a: &Lanes<L>,
     b: &Lanes<L>,
 ) {
     for lane in 0..L {
-        let state = |s: &Lanes<L>| BodyState {
-            linear_velocity: s.v.get(lane),
-            angular_velocity: s.w.get(lane),
-            ..BodyState::STATIC
-        };
-        bodies.store_pair((index.0[lane], &state(a)), (index.1[lane], &state(b)));
+        let (va, wa, vb, wb) = (a.v.get(lane), a.w.get(lane), b.v.get(lane), b.w.get(lane));
+        let sum = (va.x + va.y + va.z) + (wa.x + wa.y + wa.z);
+        let sum = sum + ((vb.x + vb.y + vb.z) + (wb.x + wb.y + wb.z));
+        if !sum.is_finite() {
+            continue;
+        }
+        if moving.0 .0[lane] > 0.0 {
+            bodies.set_velocity(index.0[lane], va, wa);
+        }
+        if moving.1 .0[lane] > 0.0 {
+            bodies.set_velocity(index.1[lane], vb, wb);
+        }
     }
 }
 
@@ -267,7 +277,7 @@ impl<const L: usize> Bundle<L> {
 
     /// Applies the accumulated impulses.
     #[inline(always)]
-    pub fn warm_start(&self, bodies: &mut Bodies) {
+    pub(crate) fn warm_start(&self, bodies: StateView) {
         let mut a = Lanes::gather(bodies, &self.body_a);
         let mut b = Lanes::gather(bodies, &self.body_b);
         let [t1, t2] = &self.tangents;
@@ -282,15 +292,21 @@ impl<const L: usize> Bundle<L> {
             a.w -= self.inv_inertia_a.mul(&self.rolling_impulse);
             b.w += self.inv_inertia_b.mul(&self.rolling_impulse);
         }
-        scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
+        scatter(
+            bodies,
+            (&self.body_a, &self.body_b),
+            (&self.inv_mass_a, &self.inv_mass_b),
+            &a,
+            &b,
+        );
     }
 
     /// One iteration over the points: normal rows (pushing out overlap if `use_bias`), then
     /// friction if `friction` is set.
     #[inline(always)]
-    pub fn solve(
+    pub(crate) fn solve(
         &mut self,
-        bodies: &mut Bodies,
+        bodies: StateView,
         settings: &ContactSettings,
         use_bias: bool,
         friction: bool,
@@ -340,7 +356,13 @@ impl<const L: usize> Bundle<L> {
         if friction {
             self.solve_friction(&mut a, &mut b);
         }
-        scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
+        scatter(
+            bodies,
+            (&self.body_a, &self.body_b),
+            (&self.inv_mass_a, &self.inv_mass_b),
+            &a,
+            &b,
+        );
     }
 
     /// Twist, then the central friction block (as [`ContactConstraint`]'s).
@@ -387,7 +409,7 @@ impl<const L: usize> Bundle<L> {
 
     /// Restitution, once after the substeps (as [`ContactConstraint::restitute`]).
     #[inline(always)]
-    pub fn restitute(&mut self, bodies: &mut Bodies, threshold: Real) {
+    pub(crate) fn restitute(&mut self, bodies: StateView, threshold: Real) {
         let mut a = Lanes::gather(bodies, &self.body_a);
         let mut b = Lanes::gather(bodies, &self.body_b);
         let n = self.normal;
@@ -421,7 +443,13 @@ impl<const L: usize> Bundle<L> {
             self.points[k].normal_impulse = total;
         }
         if any {
-            scatter(bodies, (&self.body_a, &self.body_b), &a, &b);
+            scatter(
+                bodies,
+                (&self.body_a, &self.body_b),
+                (&self.inv_mass_a, &self.inv_mass_b),
+                &a,
+                &b,
+            );
         }
     }
 }
@@ -445,7 +473,7 @@ pub enum Pass {
 #[inline(always)]
 fn run<const L: usize>(
     bundles: &mut [Bundle<L>],
-    bodies: &mut Bodies,
+    bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
 ) {
@@ -461,9 +489,9 @@ fn run<const L: usize>(
 }
 
 /// One pass over `bundles`, compiled for the default instruction set.
-pub fn pass<const L: usize>(
+pub(crate) fn pass<const L: usize>(
     bundles: &mut [Bundle<L>],
-    bodies: &mut Bodies,
+    bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
 ) {
@@ -473,16 +501,16 @@ pub fn pass<const L: usize>(
 /// One pass over 8-lane bundles compiled with AVX2, when the CPU has it (checked once per
 /// solve by the caller); the same operations, so the same bits, as [`pass`].
 #[cfg(target_arch = "x86_64")]
-pub fn pass_avx2(
+pub(crate) fn pass_avx2(
     bundles: &mut [Bundle<8>],
-    bodies: &mut Bodies,
+    bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
 ) {
     #[target_feature(enable = "avx2")]
     unsafe fn avx2(
         bundles: &mut [Bundle<8>],
-        bodies: &mut Bodies,
+        bodies: StateView,
         settings: &ContactSettings,
         pass: Pass,
     ) {

@@ -12,6 +12,7 @@ pub mod bundle;
 pub mod contact;
 pub mod graph;
 pub mod joint;
+mod parallel;
 pub mod pgs;
 pub mod row;
 pub mod softness;

@@ -10,11 +10,12 @@
 //! not show as bounce. After the substeps, restitution; then the bodies' poses are composed
 //! from their motion over the step.
 
-use crate::body::Bodies;
+use crate::body::{Bodies, BodySim, BodyState, StateView};
 use crate::bundle::{self, Bundle, Pass};
 use crate::contact::{ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
 use crate::joint::{JointConstraint, JointSettings};
+use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::Softness;
 use crate::Real;
 /// How the solver iterates; the engine's `World` holds one.
@@ -62,6 +63,9 @@ pub struct SolverSettings {
     pub friction_in_biased_pass: bool,
     /// How many contacts are solved side by side: every choice gives the same bits.
     pub simd: SimdWidth,
+    /// Worker threads for the solve (1 to [`MAX_THREADS`]): every count gives the same bits.
+    /// One by default: a library does not start threads unasked.
+    pub threads: u32,
 }
 
 /// How many contacts of a colour the solver works on at once.
@@ -113,6 +117,7 @@ impl Default for SolverSettings {
             warm_starting: true,
             friction_in_biased_pass: true,
             simd: SimdWidth::Auto,
+            threads: 1,
         }
     }
 }
@@ -157,6 +162,177 @@ pub struct Solver {
     colouring: Colouring,
     /// The coloured contacts in lanes, for the lane count of this step.
     bundles: Bundles,
+    /// The worker threads (none until `threads` asks for more than one).
+    pool: Pool,
+}
+
+/// Most worker threads.
+pub const MAX_THREADS: u32 = 64;
+
+/// The stage list of one step, as every worker runs it (see `parallel.rs`).
+struct Stages<'a> {
+    bodies: Shared<Bodies>,
+    /// The hot states and cold halves, taken once before the workers start.
+    states: Shared<BodyState>,
+    sims: *const BodySim,
+    body_count: usize,
+    /// Each lane count's bundle list (only one is filled), and the colours' ranges in it.
+    lists: (Shared<Bundle<1>>, Shared<Bundle<4>>, Shared<Bundle<8>>),
+    lanes: usize,
+    colours: &'a [std::ops::Range<usize>],
+    joints: Shared<Vec<JointConstraint>>,
+    contacts: Shared<Vec<ContactConstraint>>,
+    overflow: &'a [u32],
+    settings: &'a SolverSettings,
+    contact: &'a ContactSettings,
+    joint: &'a JointSettings,
+    friction_in_biased_pass: bool,
+    h: Real,
+    substeps: u32,
+    barrier: &'a Barrier,
+}
+
+// SAFETY: the shared pointers are used as `run`'s contract says.
+unsafe impl Sync for Stages<'_> {}
+
+impl Stages<'_> {
+    /// Worker `worker` of `workers`'s part of the step: integration of its share of the
+    /// bodies, its share of each colour's bundles, and (worker 0 only) the joints and the
+    /// overflow contacts, each stage closed by a barrier.
+    ///
+    /// # Safety
+    /// Every worker of `workers` must run this at once with the same `self`, and nothing else
+    /// may touch the bodies, joints, contacts or bundles until all have returned.
+    unsafe fn run(&self, worker: usize, workers: usize) {
+        let (h, barrier) = (self.h, self.barrier);
+        for substep in 0..self.substeps {
+            let start = substep as Real * h;
+            self.integrate(worker, workers, |state, sim| {
+                sim.integrate_velocity(state, h)
+            });
+            barrier.wait();
+            self.serial(worker, |bodies, joints, contacts| {
+                for j in joints.iter() {
+                    j.warm_start(bodies);
+                }
+                for &c in self.overflow {
+                    contacts[c as usize].warm_start(bodies);
+                }
+            });
+            self.colours(worker, workers, Pass::WarmStart);
+            for _ in 0..self.settings.iterations.max(1) {
+                let friction = self.friction_in_biased_pass;
+                self.serial(worker, |bodies, joints, contacts| {
+                    for j in joints.iter_mut() {
+                        j.solve(bodies, self.joint, h, true, start);
+                    }
+                    for &c in self.overflow {
+                        contacts[c as usize].solve(bodies, self.contact, true, friction);
+                    }
+                });
+                let pass = Pass::Solve {
+                    use_bias: true,
+                    friction,
+                };
+                self.colours(worker, workers, pass);
+            }
+            self.integrate(worker, workers, |state, _| state.integrate_position(h));
+            barrier.wait();
+            for _ in 0..self.settings.relax_iterations {
+                self.serial(worker, |bodies, joints, contacts| {
+                    for j in joints.iter_mut() {
+                        j.solve(bodies, self.joint, h, false, start + h);
+                    }
+                    for &c in self.overflow {
+                        contacts[c as usize].solve(bodies, self.contact, false, true);
+                    }
+                });
+                let pass = Pass::Solve {
+                    use_bias: false,
+                    friction: true,
+                };
+                self.colours(worker, workers, pass);
+            }
+        }
+        let threshold = self.settings.restitution_threshold;
+        self.serial(worker, |bodies, _, contacts| {
+            for &c in self.overflow {
+                contacts[c as usize].restitute(bodies, threshold);
+            }
+        });
+        self.colours(worker, workers, Pass::Restitute);
+    }
+
+    /// `f` on this worker's share of the bodies.
+    unsafe fn integrate(
+        &self,
+        worker: usize,
+        workers: usize,
+        f: impl Fn(&mut crate::body::BodyState, &crate::body::BodySim),
+    ) {
+        // SAFETY: each worker takes a disjoint share of the bodies, through the buffers'
+        // pointers taken before the workers started.
+        for i in share(self.body_count, worker, workers) {
+            unsafe { f(&mut *self.states.0.add(i), &*self.sims.add(i)) };
+        }
+    }
+
+    /// `f` on worker 0 alone, the others waiting at the barrier after it.
+    unsafe fn serial(
+        &self,
+        worker: usize,
+        f: impl FnOnce(&mut Bodies, &mut Vec<JointConstraint>, &mut Vec<ContactConstraint>),
+    ) {
+        if worker == 0 {
+            // SAFETY: the other workers touch nothing until the barrier below.
+            unsafe {
+                f(
+                    &mut *self.bodies.0,
+                    &mut *self.joints.0,
+                    &mut *self.contacts.0,
+                )
+            };
+        }
+        self.barrier.wait();
+    }
+
+    /// One pass over every colour, this worker's share of each, a barrier after each colour.
+    unsafe fn colours(&self, worker: usize, workers: usize, pass: Pass) {
+        let view = StateView::from_raw(self.states.0, self.body_count);
+        for colour in self.colours {
+            if colour.is_empty() {
+                continue;
+            }
+            let part = share(colour.len(), worker, workers);
+            let (start, len) = (colour.start + part.start, part.len());
+            // SAFETY: within a colour the workers' parts are disjoint bundles touching
+            // disjoint moving bodies; the barrier orders the colours.
+            unsafe {
+                match self.lanes {
+                    1 => bundle::pass(
+                        std::slice::from_raw_parts_mut(self.lists.0 .0.add(start), len),
+                        view,
+                        self.contact,
+                        pass,
+                    ),
+                    4 => bundle::pass(
+                        std::slice::from_raw_parts_mut(self.lists.1 .0.add(start), len),
+                        view,
+                        self.contact,
+                        pass,
+                    ),
+                    _ => {
+                        let part = std::slice::from_raw_parts_mut(self.lists.2 .0.add(start), len);
+                        #[cfg(target_arch = "x86_64")]
+                        bundle::pass_avx2(part, view, self.contact, pass);
+                        #[cfg(not(target_arch = "x86_64"))]
+                        bundle::pass(part, view, self.contact, pass);
+                    }
+                }
+            }
+            self.barrier.wait();
+        }
+    }
 }
 
 /// The coloured contacts packed for one lane count (the others stay empty).
@@ -165,6 +341,8 @@ struct Bundles {
     one: Vec<Bundle<1>>,
     four: Vec<Bundle<4>>,
     eight: Vec<Bundle<8>>,
+    /// Each colour's bundles, as a range of the filled list.
+    colours: Vec<std::ops::Range<usize>>,
 }
 
 impl Bundles {
@@ -172,32 +350,26 @@ impl Bundles {
     fn pack(&mut self, contacts: &[ContactConstraint], colouring: &Colouring, lanes: usize) {
         fn fill<const L: usize>(
             out: &mut Vec<Bundle<L>>,
+            ranges: &mut Vec<std::ops::Range<usize>>,
             contacts: &[ContactConstraint],
             colouring: &Colouring,
         ) {
-            out.clear();
             for colour in &colouring.colours {
+                let start = out.len();
                 out.extend(colour.chunks(L).map(|c| Bundle::pack(contacts, c)));
+                ranges.push(start..out.len());
             }
         }
         self.one.clear();
         self.four.clear();
         self.eight.clear();
+        self.colours.clear();
+        let ranges = &mut self.colours;
         match lanes {
-            1 => fill(&mut self.one, contacts, colouring),
-            4 => fill(&mut self.four, contacts, colouring),
-            _ => fill(&mut self.eight, contacts, colouring),
+            1 => fill(&mut self.one, ranges, contacts, colouring),
+            4 => fill(&mut self.four, ranges, contacts, colouring),
+            _ => fill(&mut self.eight, ranges, contacts, colouring),
         }
-    }
-
-    /// One pass over every bundle, colour after colour.
-    fn pass(&mut self, bodies: &mut Bodies, settings: &ContactSettings, pass: Pass) {
-        bundle::pass(&mut self.one, bodies, settings, pass);
-        bundle::pass(&mut self.four, bodies, settings, pass);
-        #[cfg(target_arch = "x86_64")]
-        bundle::pass_avx2(&mut self.eight, bodies, settings, pass);
-        #[cfg(not(target_arch = "x86_64"))]
-        bundle::pass(&mut self.eight, bodies, settings, pass);
     }
 
     /// Hands the impulses back to the contacts.
@@ -231,54 +403,43 @@ impl Solver {
         self.colouring.build(&self.contacts, bodies);
         self.bundles
             .pack(&self.contacts, &self.colouring, settings.simd.lanes());
-        let overflow = &self.colouring.overflow;
-        for substep in 0..substeps {
-            let start = substep as Real * h;
-            bodies.integrate_velocities(h);
-            for j in &self.joints {
-                j.warm_start(bodies);
-            }
-            for &c in overflow {
-                self.contacts[c as usize].warm_start(bodies);
-            }
-            self.bundles.pass(bodies, &contact, Pass::WarmStart);
-            for _ in 0..settings.iterations.max(1) {
-                for j in &mut self.joints {
-                    j.solve(bodies, &joint_settings, h, true, start);
-                }
-                for &c in overflow {
-                    self.contacts[c as usize].solve(
-                        bodies,
-                        &contact,
-                        true,
-                        friction_in_biased_pass,
-                    );
-                }
-                let pass = Pass::Solve {
-                    use_bias: true,
-                    friction: friction_in_biased_pass,
-                };
-                self.bundles.pass(bodies, &contact, pass);
-            }
-            bodies.integrate_positions(h);
-            for _ in 0..settings.relax_iterations {
-                for j in &mut self.joints {
-                    j.solve(bodies, &joint_settings, h, false, start + h);
-                }
-                for &c in overflow {
-                    self.contacts[c as usize].solve(bodies, &contact, false, true);
-                }
-                let pass = Pass::Solve {
-                    use_bias: false,
-                    friction: true,
-                };
-                self.bundles.pass(bodies, &contact, pass);
-            }
-        }
-        for &c in overflow {
-            self.contacts[c as usize].restitute(bodies, settings.restitution_threshold);
-        }
-        self.bundles.pass(bodies, &contact, Pass::Restitute);
+        let workers = settings.threads.clamp(1, MAX_THREADS) as usize;
+        let barrier = Barrier::new(workers);
+        let lanes = settings.simd.lanes();
+        let lists = (
+            Shared(self.bundles.one.as_mut_ptr()),
+            Shared(self.bundles.four.as_mut_ptr()),
+            Shared(self.bundles.eight.as_mut_ptr()),
+        );
+        let (states, sims, body_count) = (
+            Shared(bodies.states.as_mut_ptr()),
+            bodies.sims.as_ptr(),
+            bodies.len(),
+        );
+        let stages = Stages {
+            bodies: Shared(bodies),
+            states,
+            sims,
+            body_count,
+            lists,
+            lanes,
+            colours: &self.bundles.colours,
+            joints: Shared(&mut self.joints),
+            contacts: Shared(&mut self.contacts),
+            overflow: &self.colouring.overflow,
+            settings,
+            contact: &contact,
+            joint: &joint_settings,
+            friction_in_biased_pass,
+            h,
+            substeps,
+            barrier: &barrier,
+        };
+        // SAFETY: `Stages::run`'s contract: every worker runs the same stage list, touching
+        // only its share between barriers; nothing else touches these buffers meanwhile.
+        self.pool.run(workers, &|worker, workers| unsafe {
+            stages.run(worker, workers)
+        });
         self.bundles.unpack(&mut self.contacts);
         bodies.finalize();
     }

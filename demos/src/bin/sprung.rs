@@ -2,7 +2,7 @@
 //! ../shared/bench/SCENES.md, steps it, prints one JSON line per scene, and exits non-zero if a
 //! check fails. Progress goes to stderr. `--no-sleep` keeps every body awake (`"sleep":false`).
 //!
-//! `--substeps N`, `--iterations N`, `--relax N`, `--contact-hertz X`, `--static-hertz X`,
+//! `--substeps N`, `--iterations N`, `--relax N`, `--threads N`, `--contact-hertz X`, `--static-hertz X`,
 //! `--contact-damping X`, `--push-out X`, `--joint-hertz X`, `--joint-damping X` and
 //! `--friction-relax-only` override the solver's defaults, to measure what each costs and buys.
 
@@ -14,7 +14,7 @@ use sprung_demos::{catalogue, find, SceneSpec};
 
 fn usage() -> ExitCode {
     eprintln!("usage: sprung plot springs --out FILE.png");
-    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--contact-hertz X] [--static-hertz X] [--contact-damping X] [--push-out X] [--joint-hertz X] [--joint-damping X] [--friction-relax-only] [--simd auto|scalar|4|8]");
+    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--threads N] [--contact-hertz X] [--static-hertz X] [--contact-damping X] [--push-out X] [--joint-hertz X] [--joint-damping X] [--friction-relax-only] [--simd auto|scalar|4|8]");
     eprintln!(
         "scenes: {}",
         catalogue()
@@ -63,8 +63,9 @@ fn main() -> ExitCode {
                 Some(n) => steps = Some(n),
                 None => return usage(),
             },
-            "--substeps" | "--iterations" | "--relax" | "--contact-hertz" | "--static-hertz"
-            | "--contact-damping" | "--push-out" | "--joint-hertz" | "--joint-damping" => {
+            "--substeps" | "--iterations" | "--relax" | "--threads" | "--contact-hertz"
+            | "--static-hertz" | "--contact-damping" | "--push-out" | "--joint-hertz"
+            | "--joint-damping" => {
                 let Some(value) = rest.next().and_then(|n| n.parse::<f32>().ok()) else {
                     return usage();
                 };
@@ -72,6 +73,7 @@ fn main() -> ExitCode {
                     "--substeps" => settings.substeps = value as u32,
                     "--iterations" => settings.iterations = value as u32,
                     "--relax" => settings.relax_iterations = value as u32,
+                    "--threads" => settings.threads = value as u32,
                     "--joint-hertz" => settings.joint_hertz = value,
                     "--joint-damping" => settings.joint_damping_ratio = value,
                     "--contact-hertz" => settings.contact_hertz = value,
@@ -183,6 +185,7 @@ fn run(
         .number("max_push_out_speed", s.max_push_out_speed as f64)
         .boolean("friction_in_biased_pass", s.friction_in_biased_pass)
         .number("simd_lanes", s.simd.lanes() as f64)
+        .number("threads", s.threads as f64)
         .number("joint_hertz", s.joint_hertz as f64)
         .number("joint_damping_ratio", s.joint_damping_ratio as f64)
         .boolean("warm_starting", s.warm_starting);
