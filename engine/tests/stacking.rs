@@ -125,6 +125,9 @@ fn a_tower_of_sixteen_cubes_stays_within_5_mm_and_sleeps_within_4_s() {
 
 /// Thirty rows of ten bricks (2 x 0.5 x 1 m), running bond: each row shifted half a brick.
 #[test]
+// At 60 Hz contact springs the wall is near buckling: each course's rotational stiffness about
+// the wall's length (4 points a brick at +-0.5 m) is about 1.8e8 N m/rad, and the sum over the
+// courses of (weight above x its height) / stiffness comes to about 1.3, so a lean grows.
 #[ignore = "contact solver rebuild under way (issue 13): the wall leans 0.15 m (0.01 with 2 relax passes)"]
 fn a_wall_of_thirty_rows_stands_sinks_less_than_3_cm_and_sleeps() {
     let mut world = tuned();
