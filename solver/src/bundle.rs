@@ -252,6 +252,27 @@ impl<const L: usize> Bundle<L> {
         }
     }
 
+    /// Both bodies' states of every lane.
+    #[inline(always)]
+    fn gather(&self, bodies: StateView) -> (Lanes<L>, Lanes<L>) {
+        (
+            Lanes::gather(bodies, &self.body_a),
+            Lanes::gather(bodies, &self.body_b),
+        )
+    }
+
+    /// Writes the lanes' new velocities back ([`scatter`]).
+    #[inline(always)]
+    fn scatter(&self, bodies: StateView, a: &Lanes<L>, b: &Lanes<L>) {
+        scatter(
+            bodies,
+            (&self.body_a, &self.body_b),
+            (&self.inv_mass_a, &self.inv_mass_b),
+            a,
+            b,
+        );
+    }
+
     /// Applies `impulse` at anchors `ra`, `rb`: minus to A, plus to B.
     #[inline(always)]
     fn apply(&self, ra: &V3<L>, rb: &V3<L>, impulse: &V3<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
@@ -278,8 +299,7 @@ impl<const L: usize> Bundle<L> {
     /// Applies the accumulated impulses.
     #[inline(always)]
     pub(crate) fn warm_start(&self, bodies: StateView) {
-        let mut a = Lanes::gather(bodies, &self.body_a);
-        let mut b = Lanes::gather(bodies, &self.body_b);
+        let (mut a, mut b) = self.gather(bodies);
         let [t1, t2] = &self.tangents;
         for p in &self.points {
             let impulse = self.normal * p.normal_impulse;
@@ -292,13 +312,7 @@ impl<const L: usize> Bundle<L> {
             a.w -= self.inv_inertia_a.mul(&self.rolling_impulse);
             b.w += self.inv_inertia_b.mul(&self.rolling_impulse);
         }
-        scatter(
-            bodies,
-            (&self.body_a, &self.body_b),
-            (&self.inv_mass_a, &self.inv_mass_b),
-            &a,
-            &b,
-        );
+        self.scatter(bodies, &a, &b);
     }
 
     /// One iteration over the points: normal rows (pushing out overlap if `use_bias`), then
@@ -311,8 +325,7 @@ impl<const L: usize> Bundle<L> {
         use_bias: bool,
         friction: bool,
     ) {
-        let mut a = Lanes::gather(bodies, &self.body_a);
-        let mut b = Lanes::gather(bodies, &self.body_b);
+        let (mut a, mut b) = self.gather(bodies);
         let n = self.normal;
         let n_a = a.dq.inverse_rotate(&n);
         let n_b = b.dq.inverse_rotate(&n);
@@ -356,13 +369,7 @@ impl<const L: usize> Bundle<L> {
         if friction {
             self.solve_friction(&mut a, &mut b);
         }
-        scatter(
-            bodies,
-            (&self.body_a, &self.body_b),
-            (&self.inv_mass_a, &self.inv_mass_b),
-            &a,
-            &b,
-        );
+        self.scatter(bodies, &a, &b);
     }
 
     /// Twist, then the central friction block (as [`ContactConstraint`]'s).
@@ -410,8 +417,7 @@ impl<const L: usize> Bundle<L> {
     /// Restitution, once after the substeps (as [`ContactConstraint::restitute`]).
     #[inline(always)]
     pub(crate) fn restitute(&mut self, bodies: StateView, threshold: Real) {
-        let mut a = Lanes::gather(bodies, &self.body_a);
-        let mut b = Lanes::gather(bodies, &self.body_b);
+        let (mut a, mut b) = self.gather(bodies);
         let n = self.normal;
         let zero = F::splat(0.0);
         let mut any = false;
@@ -443,13 +449,7 @@ impl<const L: usize> Bundle<L> {
             self.points[k].normal_impulse = total;
         }
         if any {
-            scatter(
-                bodies,
-                (&self.body_a, &self.body_b),
-                (&self.inv_mass_a, &self.inv_mass_b),
-                &a,
-                &b,
-            );
+            self.scatter(bodies, &a, &b);
         }
     }
 }
