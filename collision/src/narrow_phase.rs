@@ -8,10 +8,19 @@
 //!
 //! Pairs live in one `Vec`, in the order they began (swap-removed when they end), so the step
 //! walks a flat array; the hash map beside it is only read when a pair begins or ends.
+//!
+//! Contact recycling (Box2D v3, Box3D and Rapier do the same; our own code): a convex pair whose
+//! relative pose has moved less than a small distance since its manifold was made keeps that
+//! manifold — its normal and its points frozen in world orientation, carried along with their
+//! colliders — and only updates each point's separation from the colliders' motion, the way the
+//! solver updates it between substeps. A settled stack then costs no clipping, and the points
+//! and arms on which warm-started impulses land stop twitching from step to step (Box3D: "This
+//! eliminates jitter"; Rapier calls re-linearising the arms under heavy warm-started impulses
+//! an energy pump for tall stacks). See [`RECYCLE_DISTANCE`].
 
 use std::collections::HashMap;
 
-use parry3d::math::{Isometry, Real, Vector};
+use parry3d::math::{Isometry, Point, Real, Vector};
 use smallvec::SmallVec;
 
 use crate::broad_phase::{PairEvent, ProxyId, ProxyPair};
@@ -59,6 +68,114 @@ pub struct PairContact {
     /// The largest normal impulse (N s) the contact has taken since it began touching: kept by
     /// the caller.
     pub peak_impulse: Real,
+    /// What the manifold was made from, while it may be reused (contact recycling).
+    pub recycle: Option<Recycle>,
+}
+
+/// How far (m) a touching pair's relative pose may move, at the farthest point of B, before its
+/// manifold is made again (Box2D v3 and Box3D: 0.05 m, ten times their linear slop). Smaller
+/// shapes use a tenth of their size, and pairs not yet touching the speculative margin, so
+/// that recycled points stay close to the ones clipping would find.
+pub const RECYCLE_DISTANCE: Real = 0.05;
+
+/// The smallest `cos^2` of half the angle either collider may turn (in world space) before its
+/// pair's manifold is made again: 10 degrees, as Box3D. The normal and the points' offsets are
+/// frozen in world orientation while recycled.
+pub const RECYCLE_COS2_HALF_ANGLE: Real = 0.992_403_9;
+
+/// A manifold's origin, kept to reuse it while the pair moves little (contact recycling).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Recycle {
+    /// Both colliders' poses when the manifold was made.
+    pose_a: Isometry<Real>,
+    pose_b: Isometry<Real>,
+    /// How far (m) the relative pose may move before the manifold is made again.
+    tolerance: Real,
+    /// The farthest point of B from its origin (m): a turn of angle t moves it by at most
+    /// `2 extent sin(t / 2)`.
+    extent_b: Real,
+    /// Per point: its offsets from each collider's origin (world orientation, frozen), and the
+    /// separation minus the normal's component of `point_b - point_a` when it was made.
+    points: [(Vector<Real>, Vector<Real>, Real); 4],
+}
+
+impl Recycle {
+    /// What to keep of `manifold`, made at `pose_a`, `pose_b`; `None` for a manifold that
+    /// cannot be reused (none, or more than four points).
+    fn new(
+        manifold: &Manifold,
+        (sa, pose_a): (&Shape, &Isometry<Real>),
+        (sb, pose_b): (&Shape, &Isometry<Real>),
+        margin: Real,
+    ) -> Option<Recycle> {
+        if manifold.points.is_empty() || manifold.points.len() > 4 {
+            return None;
+        }
+        let (oa, ob) = (pose_a.translation.vector, pose_b.translation.vector);
+        let n = manifold.normal;
+        let mut points = [(Vector::zeros(), Vector::zeros(), 0.0); 4];
+        let mut touching = false;
+        for (p, q) in manifold.points.iter().zip(&mut points) {
+            *q = (
+                p.point_a.coords - oa,
+                p.point_b.coords - ob,
+                p.separation - n.dot(&(p.point_b - p.point_a)),
+            );
+            touching |= p.separation <= 0.0;
+        }
+        let size = |s: &Shape| match s.scale() {
+            x if x > 0.0 => x,
+            _ => Real::INFINITY,
+        };
+        let distance = RECYCLE_DISTANCE.min(0.1 * size(sa).min(size(sb)));
+        Some(Recycle {
+            pose_a: *pose_a,
+            pose_b: *pose_b,
+            tolerance: if touching {
+                distance
+            } else {
+                distance.min(margin)
+            },
+            extent_b: sb.extent_from(&Point::origin()),
+            points,
+        })
+    }
+
+    /// Whether the colliders, now at `pose_a`, `pose_b`, are close enough to where the manifold
+    /// was made: neither turned past [`RECYCLE_COS2_HALF_ANGLE`], and no point of B moved
+    /// farther than the tolerance relative to A.
+    fn holds(&self, pose_a: &Isometry<Real>, pose_b: &Isometry<Real>) -> bool {
+        let turned = |now: &Isometry<Real>, then: &Isometry<Real>| {
+            let c = now.rotation.coords.dot(&then.rotation.coords);
+            c * c < RECYCLE_COS2_HALF_ANGLE
+        };
+        if turned(pose_a, &self.pose_a) || turned(pose_b, &self.pose_b) {
+            return false;
+        }
+        let then = self.pose_a.inv_mul(&self.pose_b);
+        let now = pose_a.inv_mul(pose_b);
+        let moved = (now.translation.vector - then.translation.vector).norm();
+        // |imag| of the relative turn is sin(angle / 2).
+        let turn = (now.rotation * then.rotation.inverse()).imag().norm();
+        moved + 2.0 * self.extent_b * turn < self.tolerance
+    }
+
+    /// Moves `manifold`'s points along with their colliders, now at `pose_a`, `pose_b`, and
+    /// updates their separations: `base + n . ((o_b + R_b o'_b) - (o_a + R_a o'_a))`, with
+    /// `R` each collider's turn since the manifold was made.
+    fn apply(&self, manifold: &mut Manifold, pose_a: &Isometry<Real>, pose_b: &Isometry<Real>) {
+        let (oa, ob) = (pose_a.translation.vector, pose_b.translation.vector);
+        let turn_a = pose_a.rotation * self.pose_a.rotation.inverse();
+        let turn_b = pose_b.rotation * self.pose_b.rotation.inverse();
+        let n = manifold.normal;
+        for (p, &(offset_a, offset_b, base)) in manifold.points.iter_mut().zip(&self.points) {
+            let (a, b) = (oa + turn_a * offset_a, ob + turn_b * offset_b);
+            p.separation = base + n.dot(&(b - a));
+            p.point_a = Point::from(oa + offset_a);
+            p.point_b = Point::from(ob + offset_b);
+        }
+    }
 }
 
 /// The persistent pair cache.
@@ -88,6 +205,9 @@ pub struct NarrowPhase {
     previous: Vec<ManifoldPoint>,
     /// The same for each manifold's friction: (sub-shape, friction, twist and rolling impulses).
     previous_friction: Vec<(u32, Vector<Real>, Real, Vector<Real>)>,
+    /// Pairs the last update recycled.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    recycled: usize,
 }
 
 impl NarrowPhase {
@@ -99,6 +219,7 @@ impl NarrowPhase {
             index: HashMap::new(),
             previous: Vec::new(),
             previous_friction: Vec::new(),
+            recycled: 0,
         }
     }
 
@@ -119,6 +240,7 @@ impl NarrowPhase {
                             manifolds: SmallVec::new(),
                             touching: false,
                             peak_impulse: 0.0,
+                            recycle: None,
                         });
                     }
                 }
@@ -136,12 +258,15 @@ impl NarrowPhase {
         }
     }
 
-    /// Recomputes every pair's manifolds at the current poses, carrying impulses over by
-    /// feature id. Points are kept up to the margin plus both proxies' speculative distances.
+    /// Brings every pair's manifolds to the current poses, carrying impulses over by feature
+    /// id: a convex pair that moved little since its manifold was made reuses it (module doc),
+    /// the others are made again. Points are kept up to the margin plus both proxies'
+    /// speculative distances.
     pub fn update<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) {
         let margin = self.margin;
         let old = &mut self.previous;
         let old_friction = &mut self.previous_friction;
+        self.recycled = 0;
         for contact in &mut self.contacts {
             if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
                 continue;
@@ -151,8 +276,14 @@ impl NarrowPhase {
                 shapes.shape_and_pose(contact.pair.b),
             ) else {
                 contact.manifolds.clear();
+                contact.recycle = None;
                 continue;
             };
+            if let Some(recycle) = contact.recycle.filter(|r| r.holds(pa, pb)) {
+                recycle.apply(&mut contact.manifolds[0], pa, pb);
+                self.recycled += 1;
+                continue;
+            }
             old.clear();
             old_friction.clear();
             for m in &contact.manifolds {
@@ -178,7 +309,19 @@ impl NarrowPhase {
                     m.rolling_impulse = r;
                 }
             }
+            // Meshes and height fields give a manifold per group of triangles, which a turn
+            // can split or merge: only convex pairs recycle.
+            let convex = |s: &Shape| !matches!(s, Shape::TriMesh(_) | Shape::HeightField(_));
+            contact.recycle = match contact.manifolds.as_slice() {
+                [m] if convex(sa) && convex(sb) => Recycle::new(m, (sa, pa), (sb, pb), margin),
+                _ => None,
+            };
         }
+    }
+
+    /// How many pairs the last [`NarrowPhase::update`] reused instead of making again.
+    pub fn recycled(&self) -> usize {
+        self.recycled
     }
 
     /// Drops the pairs `keep` refuses (for example two bodies a new joint stops colliding).

@@ -70,6 +70,10 @@ pub struct StepReport {
     pub contact_pairs: usize,
     /// Contact points.
     pub contact_points: usize,
+    /// Pairs whose manifold the narrow phase reused from an earlier step instead of making it
+    /// again: they had moved less than the recycling tolerance relative to each other
+    /// (`sprung_collision::narrow_phase::RECYCLE_DISTANCE`).
+    pub recycled_pairs: usize,
     /// Wall time of the collision stages (broad and narrow phase), ms.
     pub collide_ms: f64,
     /// Wall time of the broad phase, ms (part of `collide_ms`).
@@ -777,6 +781,7 @@ impl World {
                 .filter(|(i, (pair, _))| *i == 0 || self.contact_sources[i - 1].0 != *pair)
                 .count(),
             contact_points: self.solver.contacts.iter().map(|c| c.points.len()).sum(),
+            recycled_pairs: self.narrow_phase.recycled(),
             limited_springs: self.limited.len(),
             ..StepReport::default()
         }

@@ -204,6 +204,7 @@ fn run(
         .boolean("ok", ok)
         .number("contact_pairs", last.contact_pairs as f64)
         .number("contact_points", last.contact_points as f64)
+        .number("recycled_pairs", last.recycled_pairs as f64)
         .number("ms_collide", collide / steps.max(1) as f64)
         .number("ms_solve", solve / steps.max(1) as f64)
         .number("bodies_asleep", asleep as f64)
