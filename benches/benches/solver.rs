@@ -1,6 +1,6 @@
-//! The contact solver's kernel: one prepared set of contacts, solved for a whole step (8
-//! substeps of warm start, a biased and a relax pass: 24 passes over every contact), with the
-//! scalar path and with 4 and 8 lanes. The set: 20 columns of 20 unit cubes, each resting on
+//! The contact solver's kernel: one set of contacts prepared (into lanes, or one by one) and
+//! solved for a whole step (8 substeps of warm start, a biased and a relax pass: 24 passes over
+//! every contact), with the scalar path and with 4 and 8 lanes. The set: 20 columns of 20 unit cubes, each resting on
 //! the one below with four corner points, the bottom row on static ground (400 contacts,
 //! 1,600 points), colours alternating up each column.
 //!
@@ -9,15 +9,15 @@
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use sprung_solver::body::{Bodies, BodySim, BodyState, STATIC};
-use sprung_solver::contact::{ContactConstraint, ContactInput, ContactMaterial, ContactPointInput};
+use sprung_solver::contact::{Contact, ContactMaterial, ContactPointInput};
 use sprung_solver::pgs::{SimdWidth, Solver, SolverSettings};
 
 const COLUMNS: usize = 20;
 const ROWS: usize = 20;
 const DT: f32 = 1.0 / 60.0;
 
-/// The bodies (unit cubes of 1 kg) and their prepared contacts.
-fn stack(settings: &SolverSettings) -> (Bodies, Vec<ContactConstraint>) {
+/// The bodies (unit cubes of 1 kg) and their contacts, as the engine hands them over.
+fn stack() -> (Bodies, Vec<Contact>) {
     let mut bodies = Bodies::default();
     let inertia = 1.0 / 6.0;
     for c in 0..COLUMNS {
@@ -44,36 +44,32 @@ fn stack(settings: &SolverSettings) -> (Bodies, Vec<ContactConstraint>) {
         friction: 0.6,
         ..ContactMaterial::default()
     };
-    let contact_settings = settings.contact_settings(DT);
     let mut contacts = Vec::new();
     for c in 0..COLUMNS {
         for r in 0..ROWS {
             let upper = (c * ROWS + r) as u32;
             let lower = if r == 0 { STATIC } else { upper - 1 };
-            let points: Vec<ContactPointInput> =
-                [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
-                    .iter()
-                    .map(|&(x, z)| ContactPointInput {
-                        // From the lower body's centre (for the ground, its anchors are never read
-                        // as a lever: it has no inverse mass) and from the upper's.
-                        anchor_a: Vector3::new(x, 0.5, z),
-                        anchor_b: Vector3::new(x, -0.5, z),
-                        separation: -0.001,
-                        normal_impulse: 9.81 * DT / 4.0 * (ROWS - r) as f32,
-                    })
-                    .collect();
-            let input = ContactInput {
+            let points = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+                .iter()
+                .map(|&(x, z)| ContactPointInput {
+                    // From the lower body's centre (for the ground, its anchors are never read
+                    // as a lever: it has no inverse mass) and from the upper's.
+                    anchor_a: Vector3::new(x, 0.5, z),
+                    anchor_b: Vector3::new(x, -0.5, z),
+                    separation: -0.001,
+                    normal_impulse: 9.81 * DT / 4.0 * (ROWS - r) as f32,
+                    max_normal_impulse: 0.0,
+                })
+                .collect();
+            contacts.push(Contact {
                 body_a: lower,
                 body_b: upper,
                 normal: Vector3::y(),
-                material: &material,
-                points: &points,
-                friction_impulse: Vector3::zeros(),
-                twist_impulse: 0.0,
-                rolling_impulse: Vector3::zeros(),
+                material,
+                points,
                 user_index: contacts.len() as u32,
-            };
-            contacts.push(ContactConstraint::new(&bodies, &input, &contact_settings));
+                ..Contact::default()
+            });
         }
     }
     (bodies, contacts)
@@ -91,7 +87,7 @@ fn contact_solve(c: &mut Criterion) {
             simd,
             ..SolverSettings::default()
         };
-        let (bodies, contacts) = stack(&settings);
+        let (bodies, contacts) = stack();
         let mut solver = Solver::default();
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter_batched(

@@ -279,7 +279,7 @@ impl NarrowPhase {
                 contact.recycle = None;
                 continue;
             };
-            if let Some(recycle) = contact.recycle.filter(|r| r.holds(pa, pb)) {
+            if let Some(recycle) = contact.recycle.as_ref().filter(|r| r.holds(pa, pb)) {
                 recycle.apply(&mut contact.manifolds[0], pa, pb);
                 self.recycled += 1;
                 continue;

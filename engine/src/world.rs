@@ -12,13 +12,12 @@ use std::time::Instant;
 
 use parry3d::bounding_volume::BoundingVolume;
 use parry3d::math::{Isometry, Point, Real, Vector};
-use smallvec::SmallVec;
 use sprung_collision::broad_phase::{BroadPhase, PairEvent, ProxyId, ProxyPair};
 use sprung_collision::narrow_phase::{NarrowPhase, ProxyShapes};
 use sprung_collision::shape::Shape;
 use sprung_solver::body::Motion;
 use sprung_solver::body::{Bodies, STATIC};
-use sprung_solver::contact::{ContactConstraint, ContactInput, ContactMaterial, ContactPointInput};
+use sprung_solver::contact::{Contact, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
     BallJoint, DistanceJoint, FixedJoint, HingeJoint, HingeSettings, JointConstraint, JointFrame,
     JointKind as Rows, MotorJoint, SliderJoint, SliderSettings, UprightJoint,
@@ -727,7 +726,7 @@ impl World {
         );
         let mut quarantined = self.report_runaways();
         let gather_ms = clock.lap();
-        self.build_contacts(dt);
+        self.build_contacts();
         self.build_joints(dt);
         self.solver
             .solve(&mut self.solver_bodies, &self.settings, dt);

@@ -3,7 +3,9 @@
 //!
 //! A [`Bundle`] holds its contacts as structure-of-arrays copies of their prepared data
 //! ([`crate::contact::ContactConstraint`]: anchors, base separations, effective masses, the
-//! bodies' masses), packed once per step and unpacked (the impulses) after the solve. The passes gather both bodies' states into lanes, run the same rows as the
+//! bodies' masses), prepared once per step straight into the lanes and unpacked (the
+//! impulses) into the solver's contact list after the solve. The passes gather both bodies'
+//! states into lanes, run the same rows as the
 //! scalar contact (speculative points rigid, overlap pushed by the contact spring in the biased
 //! pass, friction held to the circle `mu λ_n`), and scatter the velocities back; a lane whose
 //! velocities stopped being finite writes nothing, as [`crate::body::Bodies::store_pair`] does. Missing
@@ -17,11 +19,12 @@
 // one the compiler vectorises.
 #![allow(clippy::needless_range_loop)]
 
+use crate::body::Bodies;
 use crate::body::{StateView, STATIC};
-use crate::contact::{ContactConstraint, ContactSettings};
+use crate::contact::{Contact, ContactFrame, ContactSettings};
 use crate::graph::WIDE_POINTS;
 use crate::wide::{cross, F, Q, V3};
-use crate::{Matrix, Real};
+use crate::{Matrix, Real, Vector};
 
 /// A symmetric 3x3 matrix of lanes (a world inverse inertia).
 #[derive(Clone, Copy, Debug, Default)]
@@ -114,6 +117,7 @@ struct Lanes<const L: usize> {
 }
 
 impl<const L: usize> Lanes<L> {
+    /// The states of bodies `index`, one a lane (a static body reads as at rest).
     #[inline(always)]
     fn gather(bodies: StateView, index: &[u32; L]) -> Lanes<L> {
         let mut out = Lanes::default();
@@ -158,13 +162,13 @@ fn scatter<const L: usize>(
 }
 
 impl<const L: usize> Bundle<L> {
-    /// Packs `indices` (at most `L`) of `contacts` into lanes.
-    pub fn pack(contacts: &[ContactConstraint], indices: &[u32]) -> Bundle<L> {
-        let mut bundle = Bundle {
+    /// A bundle with no contact in any lane: no masses, no impulses, static bodies.
+    pub fn empty() -> Bundle<L> {
+        Bundle {
             body_a: [STATIC; L],
             body_b: [STATIC; L],
             source: [u32::MAX; L],
-            lanes: indices.len().min(L),
+            lanes: 0,
             inv_mass_a: F::default(),
             inv_mass_b: F::default(),
             inv_inertia_a: Sym::default(),
@@ -187,78 +191,99 @@ impl<const L: usize> Bundle<L> {
             rolling_mass: Sym::default(),
             rolling_impulse: V3::default(),
             points: [PointLanes::default(); WIDE_POINTS],
-        };
-        for (lane, &index) in indices.iter().take(L).enumerate() {
-            let c = &contacts[index as usize];
-            bundle.body_a[lane] = c.body_a;
-            bundle.body_b[lane] = c.body_b;
-            bundle.source[lane] = index;
-            bundle.inv_mass_a.0[lane] = c.inv_mass_a;
-            bundle.inv_mass_b.0[lane] = c.inv_mass_b;
-            bundle.inv_inertia_a.set(lane, &c.inv_inertia_a);
-            bundle.inv_inertia_b.set(lane, &c.inv_inertia_b);
-            bundle.normal.set(lane, &c.normal);
-            bundle.tangents[0].set(lane, &c.tangents[0]);
-            bundle.tangents[1].set(lane, &c.tangents[1]);
-            bundle.friction.0[lane] = c.friction;
-            bundle.restitution.0[lane] = c.restitution;
-            bundle.bias_rate.0[lane] = c.softness.bias_rate;
-            bundle.mass_scale.0[lane] = c.softness.mass_scale;
-            bundle.impulse_scale.0[lane] = c.softness.impulse_scale;
-            bundle.center_a.set(lane, &c.center_a);
-            bundle.center_b.set(lane, &c.center_b);
-            for k in 0..3 {
-                bundle.tangent_mass[k].0[lane] = c.tangent_mass[k];
-            }
-            for k in 0..2 {
-                bundle.friction_impulse[k].0[lane] = c.friction_impulse[k];
-            }
-            bundle.twist_mass.0[lane] = c.twist_mass;
-            bundle.twist_impulse.0[lane] = c.twist_impulse;
-            if c.rolling_resistance > 0.0 {
-                bundle.rolling = true;
-                bundle.rolling_resistance.0[lane] = c.rolling_resistance;
-                bundle.rolling_mass.set(lane, &c.rolling_mass);
-                bundle.rolling_impulse.set(lane, &c.rolling_impulse);
-            }
-            for (p, q) in c.points.iter().zip(&mut bundle.points) {
-                q.anchor_a.set(lane, &p.anchor_a);
-                q.anchor_b.set(lane, &p.anchor_b);
-                q.base_separation.0[lane] = p.base_separation;
-                q.approach_speed.0[lane] = p.approach_speed;
-                q.max_normal_impulse.0[lane] = p.max_normal_impulse;
-                q.normal_mass.0[lane] = p.normal.mass;
-                q.normal_impulse.0[lane] = p.normal.impulse;
-                q.lever_arm.0[lane] = p.lever_arm;
-            }
         }
-        bundle
+    }
+
+    /// Prepares `indices` (at most `L`) of `contacts` into this bundle's lanes, in place, each
+    /// as [`ContactConstraint::new`] prepares it; lanes past them hold nothing.
+    pub fn prepare(
+        &mut self,
+        bodies: &Bodies,
+        contacts: &[Contact],
+        indices: &[u32],
+        settings: &ContactSettings,
+    ) {
+        if indices.len() < L {
+            *self = Bundle::empty();
+        }
+        self.lanes = indices.len().min(L);
+        self.rolling = false;
+        for (lane, &index) in indices.iter().take(L).enumerate() {
+            self.set_lane(lane, bodies, &contacts[index as usize], index, settings);
+        }
+    }
+
+    /// Lane `lane` prepared from `contact`, index `source` of the solver's list; every field
+    /// of the lane is written (missing points and rolling resistance as zeros).
+    #[inline]
+    fn set_lane(
+        &mut self,
+        lane: usize,
+        bodies: &Bodies,
+        contact: &Contact,
+        source: u32,
+        settings: &ContactSettings,
+    ) {
+        let c = ContactFrame::new(bodies, contact, settings);
+        let states = (bodies.state(c.body_a), bodies.state(c.body_b));
+        self.body_a[lane] = c.body_a;
+        self.body_b[lane] = c.body_b;
+        self.source[lane] = source;
+        self.inv_mass_a.0[lane] = c.inv_mass_a;
+        self.inv_mass_b.0[lane] = c.inv_mass_b;
+        self.inv_inertia_a.set(lane, &c.inv_inertia_a);
+        self.inv_inertia_b.set(lane, &c.inv_inertia_b);
+        self.normal.set(lane, &c.normal);
+        self.tangents[0].set(lane, &c.tangents[0]);
+        self.tangents[1].set(lane, &c.tangents[1]);
+        self.friction.0[lane] = c.friction;
+        self.restitution.0[lane] = c.restitution;
+        self.bias_rate.0[lane] = c.softness.bias_rate;
+        self.mass_scale.0[lane] = c.softness.mass_scale;
+        self.impulse_scale.0[lane] = c.softness.impulse_scale;
+        self.center_a.set(lane, &c.center_a);
+        self.center_b.set(lane, &c.center_b);
+        for k in 0..3 {
+            self.tangent_mass[k].0[lane] = c.tangent_mass[k];
+        }
+        for k in 0..2 {
+            self.friction_impulse[k].0[lane] = c.friction_impulse[k];
+        }
+        self.twist_mass.0[lane] = c.twist_mass;
+        self.twist_impulse.0[lane] = c.twist_impulse;
+        self.rolling |= c.rolling_resistance > 0.0;
+        self.rolling_resistance.0[lane] = c.rolling_resistance;
+        self.rolling_mass.set(lane, &c.rolling_mass);
+        self.rolling_impulse.set(lane, &c.rolling_impulse);
+        for (k, q) in self.points.iter_mut().enumerate() {
+            let p = contact.points.get(k).map(|p| c.point(p, states, None));
+            let (anchor_a, anchor_b) = p.as_ref().map_or((Vector::zeros(), Vector::zeros()), |p| {
+                (p.anchor_a, p.anchor_b)
+            });
+            q.anchor_a.set(lane, &anchor_a);
+            q.anchor_b.set(lane, &anchor_b);
+            q.base_separation.0[lane] = p.as_ref().map_or(0.0, |p| p.base_separation);
+            q.approach_speed.0[lane] = p.as_ref().map_or(0.0, |p| p.approach_speed);
+            q.max_normal_impulse.0[lane] = 0.0;
+            q.normal_mass.0[lane] = p.as_ref().map_or(0.0, |p| p.normal.mass);
+            q.normal_impulse.0[lane] = p.as_ref().map_or(0.0, |p| p.normal.impulse);
+            q.lever_arm.0[lane] = p.as_ref().map_or(0.0, |p| p.lever_arm);
+        }
     }
 
     /// Hands the accumulated impulses back to the contacts they came from.
-    pub fn unpack(&self, contacts: &mut [ContactConstraint]) {
+    pub fn unpack(&self, contacts: &mut [Contact]) {
         for lane in 0..self.lanes {
             let c = &mut contacts[self.source[lane] as usize];
             for (p, q) in c.points.iter_mut().zip(&self.points) {
-                p.normal.impulse = q.normal_impulse.0[lane];
+                p.normal_impulse = q.normal_impulse.0[lane];
                 p.max_normal_impulse = q.max_normal_impulse.0[lane];
             }
-            c.friction_impulse = [
-                self.friction_impulse[0].0[lane],
-                self.friction_impulse[1].0[lane],
-            ];
+            c.friction_impulse = self.tangents[0].get(lane) * self.friction_impulse[0].0[lane]
+                + self.tangents[1].get(lane) * self.friction_impulse[1].0[lane];
             c.twist_impulse = self.twist_impulse.0[lane];
             c.rolling_impulse = self.rolling_impulse.get(lane);
         }
-    }
-
-    /// Both bodies' states of every lane.
-    #[inline(always)]
-    fn gather(&self, bodies: StateView) -> (Lanes<L>, Lanes<L>) {
-        (
-            Lanes::gather(bodies, &self.body_a),
-            Lanes::gather(bodies, &self.body_b),
-        )
     }
 
     /// Writes the lanes' new velocities back ([`scatter`]).
@@ -299,7 +324,8 @@ impl<const L: usize> Bundle<L> {
     /// Applies the accumulated impulses.
     #[inline(always)]
     pub(crate) fn warm_start(&self, bodies: StateView) {
-        let (mut a, mut b) = self.gather(bodies);
+        let mut a = Lanes::gather(bodies, &self.body_a);
+        let mut b = Lanes::gather(bodies, &self.body_b);
         let [t1, t2] = &self.tangents;
         for p in &self.points {
             let impulse = self.normal * p.normal_impulse;
@@ -325,7 +351,8 @@ impl<const L: usize> Bundle<L> {
         use_bias: bool,
         friction: bool,
     ) {
-        let (mut a, mut b) = self.gather(bodies);
+        let mut a = Lanes::gather(bodies, &self.body_a);
+        let mut b = Lanes::gather(bodies, &self.body_b);
         let n = self.normal;
         let n_a = a.dq.inverse_rotate(&n);
         let n_b = b.dq.inverse_rotate(&n);
@@ -334,7 +361,7 @@ impl<const L: usize> Bundle<L> {
         let inv_h = F::splat(1.0 / settings.h);
         let push = F::splat(-settings.max_push_out_speed);
         for k in 0..WIDE_POINTS {
-            let p = self.points[k];
+            let p = &self.points[k];
             let separation =
                 p.base_separation + moved + n_b.dot(&p.anchor_b) - n_a.dot(&p.anchor_a);
             // Apart: rigid, closing at most the gap. Overlapping: the spring (biased pass) or
@@ -417,12 +444,13 @@ impl<const L: usize> Bundle<L> {
     /// Restitution, once after the substeps (as [`ContactConstraint::restitute`]).
     #[inline(always)]
     pub(crate) fn restitute(&mut self, bodies: StateView, threshold: Real) {
-        let (mut a, mut b) = self.gather(bodies);
+        let mut a = Lanes::gather(bodies, &self.body_a);
+        let mut b = Lanes::gather(bodies, &self.body_b);
         let n = self.normal;
         let zero = F::splat(0.0);
         let mut any = false;
         for k in 0..WIDE_POINTS {
-            let p = self.points[k];
+            let p = &self.points[k];
             // 1 where the point bounces: it approached fast enough and was pushed.
             let mut bounces = F::<L>::splat(0.0);
             for lane in 0..L {

@@ -41,7 +41,7 @@ use crate::body::{Bodies, BodyState};
 use crate::softness::{Softness, Spring};
 use crate::{Matrix, Real, Vector};
 
-/// One contact point as the engine hands it over.
+/// One contact point as the engine hands it over, and as the solver hands it back.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ContactPointInput {
     /// The point on A, relative to A's centre of mass (world orientation).
@@ -50,13 +50,19 @@ pub struct ContactPointInput {
     pub anchor_b: Vector,
     /// Signed distance along the normal (m), negative when overlapping.
     pub separation: Real,
-    /// Last step's normal impulse (N s), for warm starting.
+    /// The accumulated normal impulse (N s): last step's on the way in (for warm starting),
+    /// this step's on the way out.
     pub normal_impulse: Real,
+    /// Out: the largest normal impulse applied in any substep of the solve (N s).
+    pub max_normal_impulse: Real,
 }
 
-/// One contact manifold as the engine hands it over.
-#[derive(Clone, Copy, Debug)]
-pub struct ContactInput<'a> {
+/// One contact manifold as the engine hands it over, and as the solver hands it back with its
+/// impulses: the solver's contact list is a list of these, filled by the engine each step.
+/// The solver prepares its own constraints from them (in lanes for the wide kernel, as
+/// [`ContactConstraint`]s for the others), so that nothing larger is copied per contact.
+#[derive(Clone, Debug, Default)]
+pub struct Contact {
     /// Body A's solver index, or [`crate::body::STATIC`].
     pub body_a: u32,
     /// Body B's solver index, or [`crate::body::STATIC`].
@@ -64,17 +70,36 @@ pub struct ContactInput<'a> {
     /// Unit normal from A to B.
     pub normal: Vector,
     /// The mixed material.
-    pub material: &'a ContactMaterial,
-    /// The points.
-    pub points: &'a [ContactPointInput],
-    /// Last step's friction impulse (world, N s), for warm starting.
+    pub material: ContactMaterial,
+    /// The points (in and out).
+    pub points: SmallVec<[ContactPointInput; 4]>,
+    /// The friction impulse (world, N s): last step's in, this step's out.
     pub friction_impulse: Vector,
-    /// Last step's twist impulse about the normal (N m s).
+    /// The twist impulse about the normal (N m s), likewise.
     pub twist_impulse: Real,
-    /// Last step's rolling resistance impulse (world, N m s).
+    /// The rolling resistance impulse (world, N m s), likewise.
     pub rolling_impulse: Vector,
-    /// The caller's index for this contact (to store impulses back).
+    /// The caller's index for this contact.
     pub user_index: u32,
+}
+
+impl Contact {
+    /// Whether the wide kernel ([`crate::bundle`]) can solve this contact: up to four points,
+    /// and a rigid material (soft materials are solved one by one).
+    pub fn fits_wide(&self) -> bool {
+        self.points.len() <= crate::graph::WIDE_POINTS && self.material.spring.is_none()
+    }
+
+    /// Forgets the accumulated impulses (no warm start; or a solve to be thrown away).
+    pub fn reset_impulses(&mut self) {
+        for p in &mut self.points {
+            p.normal_impulse = 0.0;
+            p.max_normal_impulse = 0.0;
+        }
+        self.friction_impulse = Vector::zeros();
+        self.twist_impulse = 0.0;
+        self.rolling_impulse = Vector::zeros();
+    }
 }
 
 /// One row of a contact point: its direction (the contact's normal or a tangent) is the
@@ -184,9 +209,12 @@ pub struct ContactMaterial {
     pub rolling_resistance: Real,
 }
 
-/// The contact between two bodies: up to four points sharing a normal and a material.
+/// What a contact's rows share, prepared once per step: the bodies and their masses, the
+/// normal and the friction frame, the material and the softness, friction's and twist's
+/// effective masses and impulses. The scalar constraint holds one; the wide kernel copies one
+/// per lane ([`crate::bundle::Bundle::prepare`]).
 #[derive(Clone, Debug)]
-pub struct ContactConstraint {
+pub struct ContactFrame {
     /// Body A's solver index, or [`crate::body::STATIC`].
     pub body_a: u32,
     /// Body B's solver index, or [`crate::body::STATIC`].
@@ -221,10 +249,17 @@ pub struct ContactConstraint {
     pub(crate) rolling_mass: Matrix,
     /// Accumulated rolling resistance impulse (N m s, world).
     pub rolling_impulse: Vector,
+}
+
+/// The contact between two bodies: up to four points sharing a normal and a material.
+#[derive(Clone, Debug)]
+pub struct ContactConstraint {
+    /// What the rows share.
+    pub frame: ContactFrame,
     /// The points, in the order they were given.
     pub points: SmallVec<[ContactPoint; 4]>,
-    /// The caller's index for this contact (to store impulses back).
-    pub user_index: u32,
+    /// This contact's index in the solver's contact list (to hand impulses back).
+    pub source: u32,
 }
 
 /// How far apart (m) a speculative point's weight in the friction centre falls to nothing: the
@@ -259,27 +294,18 @@ pub struct ContactSettings {
     pub friction_in_biased_pass: bool,
 }
 
-impl ContactConstraint {
-    /// Prepares the rows of one contact from the bodies' state at the start of the step.
-    pub fn new(
-        bodies: &Bodies,
-        input: &ContactInput,
-        settings: &ContactSettings,
-    ) -> ContactConstraint {
+impl ContactFrame {
+    /// Prepares what the rows of contact `input` share, from the bodies' state at the start of
+    /// the step.
+    #[inline]
+    pub fn new(bodies: &Bodies, input: &Contact, settings: &ContactSettings) -> ContactFrame {
         let (body_a, body_b, normal) = (input.body_a, input.body_b, input.normal);
         let ((inv_mass_a, inv_inertia_a), (inv_mass_b, inv_inertia_b)) =
             (bodies.mass(body_a), bodies.mass(body_b));
-        let masses = Masses {
-            inv_mass_a,
-            inv_mass_b,
-            inv_inertia_a,
-            inv_inertia_b,
-        };
-        let (a, b) = (bodies.state(body_a), bodies.state(body_b));
         let tangents = tangents(&normal);
         // The friction centre: points weighted so that far speculative ones hardly count.
         let (mut center_a, mut center_b, mut total) = (Vector::zeros(), Vector::zeros(), 0.0);
-        for p in input.points {
+        for p in &input.points {
             let weight = (1.0 - p.separation / FRICTION_CENTRE_REACH).clamp(0.01, 1.0);
             center_a += p.anchor_a * weight;
             center_b += p.anchor_b * weight;
@@ -289,25 +315,6 @@ impl ContactConstraint {
             center_a /= total;
             center_b /= total;
         }
-        let spring = input.material.spring;
-        let prepared = input
-            .points
-            .iter()
-            .map(|p| {
-                let (ra, rb) = (&p.anchor_a, &p.anchor_b);
-                let normal_row = PointRow::new(&normal, ra, rb, &masses, p.normal_impulse);
-                ContactPoint {
-                    anchor_a: *ra,
-                    anchor_b: *rb,
-                    base_separation: p.separation - normal.dot(&(rb - ra)),
-                    approach_speed: normal_row.velocity(&normal, a, b),
-                    normal: normal_row,
-                    lever_arm: (ra - center_a).norm(),
-                    max_normal_impulse: 0.0,
-                    spring: spring.map(|s| Softness::from_spring(&s, normal_row.mass, settings.h)),
-                }
-            })
-            .collect();
         let against_static = inv_mass_a == 0.0 || inv_mass_b == 0.0;
         // The tangent block: K_ij = (m_a + m_b) t_i . t_j + (r_a x t_i) . I_a^-1 (r_a x t_j) + B's.
         let rt = |r: &Vector| [r.cross(&tangents[0]), r.cross(&tangents[1])];
@@ -332,7 +339,7 @@ impl ContactConstraint {
         } else {
             Matrix::zeros()
         };
-        ContactConstraint {
+        ContactFrame {
             body_a,
             body_b,
             inv_mass_a,
@@ -364,8 +371,35 @@ impl ContactConstraint {
             } else {
                 Vector::zeros()
             },
-            points: prepared,
-            user_index: input.user_index,
+        }
+    }
+
+    /// Prepares point `p`'s normal row between bodies in states `a` and `b` (their state at
+    /// the start of the step), with `spring` for a soft material's points.
+    #[inline]
+    pub fn point(
+        &self,
+        p: &ContactPointInput,
+        (a, b): (&BodyState, &BodyState),
+        spring: Option<(&Spring, Real)>,
+    ) -> ContactPoint {
+        let masses = Masses {
+            inv_mass_a: self.inv_mass_a,
+            inv_mass_b: self.inv_mass_b,
+            inv_inertia_a: self.inv_inertia_a,
+            inv_inertia_b: self.inv_inertia_b,
+        };
+        let (ra, rb, normal) = (&p.anchor_a, &p.anchor_b, &self.normal);
+        let normal_row = PointRow::new(normal, ra, rb, &masses, p.normal_impulse);
+        ContactPoint {
+            anchor_a: *ra,
+            anchor_b: *rb,
+            base_separation: p.separation - normal.dot(&(rb - ra)),
+            approach_speed: normal_row.velocity(normal, a, b),
+            normal: normal_row,
+            lever_arm: (ra - self.center_a).norm(),
+            max_normal_impulse: 0.0,
+            spring: spring.map(|(s, h)| Softness::from_spring(s, normal_row.mass, h)),
         }
     }
 
@@ -373,39 +407,64 @@ impl ContactConstraint {
     pub fn world_friction_impulse(&self) -> Vector {
         self.tangents[0] * self.friction_impulse[0] + self.tangents[1] * self.friction_impulse[1]
     }
+}
 
-    /// Whether the wide kernel ([`crate::bundle`]) can solve this contact: up to four points,
-    /// none with a material spring.
-    pub fn fits_wide(&self) -> bool {
-        self.points.len() <= crate::graph::WIDE_POINTS
-            && self.points.iter().all(|p| p.spring.is_none())
+impl ContactConstraint {
+    /// Prepares the rows of contact `source` of the solver's list, `input`, from the bodies'
+    /// state at the start of the step.
+    pub fn new(
+        bodies: &Bodies,
+        input: &Contact,
+        source: u32,
+        settings: &ContactSettings,
+    ) -> ContactConstraint {
+        let frame = ContactFrame::new(bodies, input, settings);
+        let states = (bodies.state(input.body_a), bodies.state(input.body_b));
+        let spring = input.material.spring.as_ref().map(|s| (s, settings.h));
+        let points = input
+            .points
+            .iter()
+            .map(|p| frame.point(p, states, spring))
+            .collect();
+        ContactConstraint {
+            frame,
+            points,
+            source,
+        }
     }
 
-    /// Forgets the accumulated impulses (no warm start).
-    pub fn reset_impulses(&mut self) {
-        for p in &mut self.points {
-            p.normal.impulse = 0.0;
-            p.max_normal_impulse = 0.0;
+    /// Hands this contact's accumulated impulses back to `contact`, the one it was prepared
+    /// from.
+    pub fn unpack(&self, contact: &mut Contact) {
+        for (p, q) in contact.points.iter_mut().zip(&self.points) {
+            p.normal_impulse = q.normal.impulse;
+            p.max_normal_impulse = q.max_normal_impulse;
         }
-        self.friction_impulse = [0.0; 2];
-        self.twist_impulse = 0.0;
-        self.rolling_impulse = Vector::zeros();
+        contact.friction_impulse = self.frame.world_friction_impulse();
+        contact.twist_impulse = self.frame.twist_impulse;
+        contact.rolling_impulse = self.frame.rolling_impulse;
     }
 
     /// Applies the accumulated impulses (last step's, then each substep's) before iterating.
     pub fn warm_start(&self, bodies: &mut Bodies) {
-        let mut a = *bodies.state(self.body_a);
-        let mut b = *bodies.state(self.body_b);
+        let mut a = *bodies.state(self.frame.body_a);
+        let mut b = *bodies.state(self.frame.body_b);
         for p in &self.points {
-            let impulse = self.normal * p.normal.impulse;
+            let impulse = self.frame.normal * p.normal.impulse;
             self.apply(&p.anchor_a, &p.anchor_b, &impulse, &mut a, &mut b);
         }
-        let friction = self.world_friction_impulse();
-        self.apply(&self.center_a, &self.center_b, &friction, &mut a, &mut b);
-        self.twist(self.twist_impulse, &mut a, &mut b);
-        a.angular_velocity -= self.inv_inertia_a * self.rolling_impulse;
-        b.angular_velocity += self.inv_inertia_b * self.rolling_impulse;
-        bodies.store_pair((self.body_a, &a), (self.body_b, &b));
+        let friction = self.frame.world_friction_impulse();
+        self.apply(
+            &self.frame.center_a,
+            &self.frame.center_b,
+            &friction,
+            &mut a,
+            &mut b,
+        );
+        self.twist(self.frame.twist_impulse, &mut a, &mut b);
+        a.angular_velocity -= self.frame.inv_inertia_a * self.frame.rolling_impulse;
+        b.angular_velocity += self.frame.inv_inertia_b * self.frame.rolling_impulse;
+        bodies.store_pair((self.frame.body_a, &a), (self.frame.body_b, &b));
     }
 
     /// Applies `impulse` at anchors `ra`, `rb`: minus to A, plus to B.
@@ -418,18 +477,18 @@ impl ContactConstraint {
         a: &mut BodyState,
         b: &mut BodyState,
     ) {
-        a.linear_velocity -= impulse * self.inv_mass_a;
-        a.angular_velocity -= self.inv_inertia_a * ra.cross(impulse);
-        b.linear_velocity += impulse * self.inv_mass_b;
-        b.angular_velocity += self.inv_inertia_b * rb.cross(impulse);
+        a.linear_velocity -= impulse * self.frame.inv_mass_a;
+        a.angular_velocity -= self.frame.inv_inertia_a * ra.cross(impulse);
+        b.linear_velocity += impulse * self.frame.inv_mass_b;
+        b.angular_velocity += self.frame.inv_inertia_b * rb.cross(impulse);
     }
 
     /// Applies a twist impulse `lambda` about the normal.
     #[inline]
     fn twist(&self, lambda: Real, a: &mut BodyState, b: &mut BodyState) {
-        let impulse = self.normal * lambda;
-        a.angular_velocity -= self.inv_inertia_a * impulse;
-        b.angular_velocity += self.inv_inertia_b * impulse;
+        let impulse = self.frame.normal * lambda;
+        a.angular_velocity -= self.frame.inv_inertia_a * impulse;
+        b.angular_velocity += self.frame.inv_inertia_b * impulse;
     }
 
     /// One iteration over the points: normal rows (pushing out overlap if `use_bias`), then
@@ -441,10 +500,10 @@ impl ContactConstraint {
         use_bias: bool,
         friction: bool,
     ) {
-        let mut a = *bodies.state(self.body_a);
-        let mut b = *bodies.state(self.body_b);
-        let m = (self.inv_mass_a, self.inv_mass_b);
-        let n = self.normal;
+        let mut a = *bodies.state(self.frame.body_a);
+        let mut b = *bodies.state(self.frame.body_b);
+        let m = (self.frame.inv_mass_a, self.frame.inv_mass_b);
+        let n = self.frame.normal;
         // The normal as each body's anchors at the start of the step see it (module doc).
         let n_a = a.delta_rotation.inverse_transform_vector(&n);
         let n_b = b.delta_rotation.inverse_transform_vector(&n);
@@ -475,7 +534,7 @@ impl ContactConstraint {
             let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
                 (separation / h, 1.0, 0.0)
             } else if use_bias {
-                let s = &self.softness;
+                let s = &self.frame.softness;
                 (
                     (s.bias_rate * separation).max(-settings.max_push_out_speed),
                     s.mass_scale,
@@ -497,7 +556,7 @@ impl ContactConstraint {
         if friction {
             self.solve_friction(&mut a, &mut b);
         }
-        bodies.store_pair((self.body_a, &a), (self.body_b, &b));
+        bodies.store_pair((self.frame.body_a, &a), (self.frame.body_b, &b));
     }
 
     /// Twist, then the central friction block, within the bounds the normal impulses just
@@ -509,39 +568,42 @@ impl ContactConstraint {
             total += p.normal.impulse;
             moment += p.lever_arm * p.normal.impulse;
         }
-        let limit = self.friction * moment;
-        let spin = self.normal.dot(&(b.angular_velocity - a.angular_velocity));
-        let old = self.twist_impulse;
-        self.twist_impulse = (old - self.twist_mass * spin).max(-limit).min(limit);
-        self.twist(self.twist_impulse - old, a, b);
+        let limit = self.frame.friction * moment;
+        let spin = self
+            .frame
+            .normal
+            .dot(&(b.angular_velocity - a.angular_velocity));
+        let old = self.frame.twist_impulse;
+        self.frame.twist_impulse = (old - self.frame.twist_mass * spin).max(-limit).min(limit);
+        self.twist(self.frame.twist_impulse - old, a, b);
 
-        if self.rolling_resistance > 0.0 {
+        if self.frame.rolling_resistance > 0.0 {
             // Rolling: all relative spin resisted, within the circle of the largest torque.
-            let old = self.rolling_impulse;
-            let wanted = old - self.rolling_mass * (b.angular_velocity - a.angular_velocity);
-            let bound = self.rolling_resistance * total;
+            let old = self.frame.rolling_impulse;
+            let wanted = old - self.frame.rolling_mass * (b.angular_velocity - a.angular_velocity);
+            let bound = self.frame.rolling_resistance * total;
             let length = wanted.norm();
             let scale = if length > bound { bound / length } else { 1.0 };
-            self.rolling_impulse = wanted * scale;
-            let delta = self.rolling_impulse - old;
-            a.angular_velocity -= self.inv_inertia_a * delta;
-            b.angular_velocity += self.inv_inertia_b * delta;
+            self.frame.rolling_impulse = wanted * scale;
+            let delta = self.frame.rolling_impulse - old;
+            a.angular_velocity -= self.frame.inv_inertia_a * delta;
+            b.angular_velocity += self.frame.inv_inertia_b * delta;
         }
 
-        let (ra, rb) = (self.center_a, self.center_b);
+        let (ra, rb) = (self.frame.center_a, self.frame.center_b);
         let vr = (b.linear_velocity + b.angular_velocity.cross(&rb))
             - (a.linear_velocity + a.angular_velocity.cross(&ra));
-        let [t1, t2] = self.tangents;
+        let [t1, t2] = self.frame.tangents;
         let (v1, v2) = (t1.dot(&vr), t2.dot(&vr));
-        let [m11, m12, m22] = self.tangent_mass;
-        let [o1, o2] = self.friction_impulse;
+        let [m11, m12, m22] = self.frame.tangent_mass;
+        let [o1, o2] = self.frame.friction_impulse;
         let (w1, w2) = (o1 - (m11 * v1 + m12 * v2), o2 - (m12 * v1 + m22 * v2));
-        let bound = self.friction * total;
+        let bound = self.frame.friction * total;
         // Not hypot: libm's careful hypot cost a tenth of the whole step.
         let length = (w1 * w1 + w2 * w2).sqrt();
         let scale = if length > bound { bound / length } else { 1.0 };
         let (n1, n2) = (w1 * scale, w2 * scale);
-        self.friction_impulse = [n1, n2];
+        self.frame.friction_impulse = [n1, n2];
         let impulse = t1 * (n1 - o1) + t2 * (n2 - o2);
         self.apply(&ra, &rb, &impulse, a, b);
     }
@@ -549,24 +611,24 @@ impl ContactConstraint {
     /// Restitution, once after the substeps: points that approached faster than the threshold
     /// and were pushed are driven to separate at `e` times their approach speed.
     pub fn restitute(&mut self, bodies: &mut Bodies, threshold: Real) {
-        if self.restitution == 0.0 {
+        if self.frame.restitution == 0.0 {
             return;
         }
-        let mut a = *bodies.state(self.body_a);
-        let mut b = *bodies.state(self.body_b);
-        let m = (self.inv_mass_a, self.inv_mass_b);
-        let n = self.normal;
+        let mut a = *bodies.state(self.frame.body_a);
+        let mut b = *bodies.state(self.frame.body_b);
+        let m = (self.frame.inv_mass_a, self.frame.inv_mass_b);
+        let n = self.frame.normal;
         for p in &mut self.points {
             if p.spring.is_some() || p.approach_speed > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
-            let target = -self.restitution * p.approach_speed;
+            let target = -self.frame.restitution * p.approach_speed;
             let vn = p.normal.velocity(&n, &a, &b);
             let total = (p.normal.impulse - p.normal.mass * (vn - target)).max(0.0);
             let applied = total - p.normal.impulse;
             p.normal.impulse = total;
             p.normal.apply(&n, m, &mut a, &mut b, applied);
         }
-        bodies.store_pair((self.body_a, &a), (self.body_b, &b));
+        bodies.store_pair((self.frame.body_a, &a), (self.frame.body_b, &b));
     }
 }

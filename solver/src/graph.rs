@@ -13,7 +13,7 @@
 //! one by one before the colours.
 
 use crate::body::{Bodies, STATIC};
-use crate::contact::ContactConstraint;
+use crate::contact::Contact;
 
 /// How many colours the graph has (a body can touch that many others in different colours).
 pub const COLOURS: usize = 32;
@@ -33,7 +33,7 @@ pub struct Colouring {
 
 impl Colouring {
     /// Colours `contacts` over `bodies`.
-    pub fn build(&mut self, contacts: &[ContactConstraint], bodies: &Bodies) {
+    pub fn build(&mut self, contacts: &[Contact], bodies: &Bodies) {
         self.colours.resize_with(COLOURS, Vec::new);
         for c in &mut self.colours {
             c.clear();

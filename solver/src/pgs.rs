@@ -12,7 +12,7 @@
 
 use crate::body::{Bodies, BodySim, BodyState, StateView};
 use crate::bundle::{self, Bundle, Pass};
-use crate::contact::{ContactConstraint, ContactSettings};
+use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
 use crate::joint::{JointConstraint, JointSettings};
 use crate::parallel::{share, Barrier, Pool, Shared};
@@ -154,8 +154,12 @@ impl SolverSettings {
 /// The solver's buffers, kept between steps so that a settled scene allocates nothing.
 #[derive(Debug, Default)]
 pub struct Solver {
-    /// The step's contacts; the engine fills it, the solver works on it.
-    pub contacts: Vec<ContactConstraint>,
+    /// The step's contacts: the engine fills it, and finds each one's impulses in it after the
+    /// solve.
+    pub contacts: Vec<Contact>,
+    /// The contacts the wide kernel does not take (soft materials, more than four points, none
+    /// left in the colours), prepared one by one and solved before the colours.
+    scalar: Vec<ContactConstraint>,
     /// The step's joints, solved before the contacts in every pass.
     pub joints: Vec<JointConstraint>,
     /// The contacts' colours.
@@ -181,8 +185,8 @@ struct Stages<'a> {
     lanes: usize,
     colours: &'a [std::ops::Range<usize>],
     joints: Shared<Vec<JointConstraint>>,
-    contacts: Shared<Vec<ContactConstraint>>,
-    overflow: &'a [u32],
+    /// The overflow contacts, prepared one by one.
+    scalar: Shared<Vec<ContactConstraint>>,
     settings: &'a SolverSettings,
     contact: &'a ContactSettings,
     joint: &'a JointSettings,
@@ -215,8 +219,8 @@ impl Stages<'_> {
                 for j in joints.iter() {
                     j.warm_start(bodies);
                 }
-                for &c in self.overflow {
-                    contacts[c as usize].warm_start(bodies);
+                for c in contacts.iter() {
+                    c.warm_start(bodies);
                 }
             });
             self.colours(worker, workers, Pass::WarmStart);
@@ -226,8 +230,8 @@ impl Stages<'_> {
                     for j in joints.iter_mut() {
                         j.solve(bodies, self.joint, h, true, start);
                     }
-                    for &c in self.overflow {
-                        contacts[c as usize].solve(bodies, self.contact, true, friction);
+                    for c in contacts.iter_mut() {
+                        c.solve(bodies, self.contact, true, friction);
                     }
                 });
                 let pass = Pass::Solve {
@@ -243,8 +247,8 @@ impl Stages<'_> {
                     for j in joints.iter_mut() {
                         j.solve(bodies, self.joint, h, false, start + h);
                     }
-                    for &c in self.overflow {
-                        contacts[c as usize].solve(bodies, self.contact, false, true);
+                    for c in contacts.iter_mut() {
+                        c.solve(bodies, self.contact, false, true);
                     }
                 });
                 let pass = Pass::Solve {
@@ -256,8 +260,8 @@ impl Stages<'_> {
         }
         let threshold = self.settings.restitution_threshold;
         self.serial(worker, |bodies, _, contacts| {
-            for &c in self.overflow {
-                contacts[c as usize].restitute(bodies, threshold);
+            for c in contacts.iter_mut() {
+                c.restitute(bodies, threshold);
             }
         });
         self.colours(worker, workers, Pass::Restitute);
@@ -289,7 +293,7 @@ impl Stages<'_> {
                 f(
                     &mut *self.bodies.0,
                     &mut *self.joints.0,
-                    &mut *self.contacts.0,
+                    &mut *self.scalar.0,
                 )
             };
         }
@@ -346,34 +350,59 @@ struct Bundles {
 }
 
 impl Bundles {
-    /// Packs every colour of `colouring`, colour after colour, `lanes` contacts a bundle.
-    fn pack(&mut self, contacts: &[ContactConstraint], colouring: &Colouring, lanes: usize) {
+    /// Prepares every colour of `colouring`, colour after colour, `lanes` contacts a bundle.
+    fn prepare(
+        &mut self,
+        bodies: &Bodies,
+        contacts: &[Contact],
+        colouring: &Colouring,
+        settings: &ContactSettings,
+        lanes: usize,
+    ) {
         fn fill<const L: usize>(
             out: &mut Vec<Bundle<L>>,
             ranges: &mut Vec<std::ops::Range<usize>>,
-            contacts: &[ContactConstraint],
+            (bodies, contacts, settings): (&Bodies, &[Contact], &ContactSettings),
             colouring: &Colouring,
         ) {
+            // In place: the bundles of the last step are overwritten, so that a settled scene
+            // neither allocates nor copies a bundle.
+            let mut used = 0;
             for colour in &colouring.colours {
-                let start = out.len();
-                out.extend(colour.chunks(L).map(|c| Bundle::pack(contacts, c)));
-                ranges.push(start..out.len());
+                let start = used;
+                for chunk in colour.chunks(L) {
+                    if used == out.len() {
+                        out.push(Bundle::empty());
+                    }
+                    out[used].prepare(bodies, contacts, chunk, settings);
+                    used += 1;
+                }
+                ranges.push(start..used);
             }
+            out.truncate(used);
         }
-        self.one.clear();
-        self.four.clear();
-        self.eight.clear();
         self.colours.clear();
         let ranges = &mut self.colours;
+        let input = (bodies, contacts, settings);
         match lanes {
-            1 => fill(&mut self.one, ranges, contacts, colouring),
-            4 => fill(&mut self.four, ranges, contacts, colouring),
-            _ => fill(&mut self.eight, ranges, contacts, colouring),
+            1 => fill(&mut self.one, ranges, input, colouring),
+            4 => fill(&mut self.four, ranges, input, colouring),
+            _ => fill(&mut self.eight, ranges, input, colouring),
+        }
+        // The other widths' lists stay empty (unpack walks all three).
+        if lanes != 1 {
+            self.one.clear();
+        }
+        if lanes != 4 {
+            self.four.clear();
+        }
+        if lanes == 1 || lanes == 4 {
+            self.eight.clear();
         }
     }
 
     /// Hands the impulses back to the contacts.
-    fn unpack(&self, contacts: &mut [ContactConstraint]) {
+    fn unpack(&self, contacts: &mut [Contact]) {
         self.one.iter().for_each(|b| b.unpack(contacts));
         self.four.iter().for_each(|b| b.unpack(contacts));
         self.eight.iter().for_each(|b| b.unpack(contacts));
@@ -401,11 +430,19 @@ impl Solver {
             }
         }
         self.colouring.build(&self.contacts, bodies);
+        let lanes = settings.simd.lanes();
         self.bundles
-            .pack(&self.contacts, &self.colouring, settings.simd.lanes());
+            .prepare(bodies, &self.contacts, &self.colouring, &contact, lanes);
+        self.scalar.clear();
+        let contacts = &self.contacts;
+        self.scalar.extend(
+            self.colouring
+                .overflow
+                .iter()
+                .map(|&c| ContactConstraint::new(bodies, &contacts[c as usize], c, &contact)),
+        );
         let workers = settings.threads.clamp(1, MAX_THREADS) as usize;
         let barrier = Barrier::new(workers);
-        let lanes = settings.simd.lanes();
         let lists = (
             Shared(self.bundles.one.as_mut_ptr()),
             Shared(self.bundles.four.as_mut_ptr()),
@@ -425,8 +462,7 @@ impl Solver {
             lanes,
             colours: &self.bundles.colours,
             joints: Shared(&mut self.joints),
-            contacts: Shared(&mut self.contacts),
-            overflow: &self.colouring.overflow,
+            scalar: Shared(&mut self.scalar),
             settings,
             contact: &contact,
             joint: &joint_settings,
@@ -441,6 +477,9 @@ impl Solver {
             stages.run(worker, workers)
         });
         self.bundles.unpack(&mut self.contacts);
+        for c in &self.scalar {
+            c.unpack(&mut self.contacts[c.source as usize]);
+        }
         bodies.finalize();
     }
 }

@@ -5,11 +5,11 @@
 use super::*;
 
 impl World {
-    /// Turns every manifold with points into a contact constraint of the solver (a pair with a
-    /// mesh may give several, one per normal), noting where each came from.
-    pub(super) fn build_contacts(&mut self, dt: Real) {
-        let settings = self.settings.contact_settings(dt);
-        self.solver.contacts.clear();
+    /// Hands every manifold with points to the solver as a contact (a pair with a mesh may
+    /// give several, one per normal), noting where each came from. The solver's list keeps its
+    /// records, and their points' buffers, from step to step.
+    pub(super) fn build_contacts(&mut self) {
+        let mut count = 0;
         self.contact_sources.clear();
         for (index, pair) in self.narrow_phase.contacts().iter().enumerate() {
             if pair.manifolds.is_empty() {
@@ -41,35 +41,33 @@ impl World {
                 if manifold.points.is_empty() {
                     continue;
                 }
-                let points: SmallVec<[ContactPointInput; 4]> = manifold
+                if count == self.solver.contacts.len() {
+                    self.solver.contacts.push(Contact::default());
+                }
+                let contact = &mut self.solver.contacts[count];
+                contact.body_a = index_of(ba);
+                contact.body_b = index_of(bb);
+                contact.normal = manifold.normal;
+                contact.material = material;
+                contact.points.clear();
+                contact
                     .points
-                    .iter()
-                    .map(|p| ContactPointInput {
+                    .extend(manifold.points.iter().map(|p| ContactPointInput {
                         anchor_a: p.point_a - com_a,
                         anchor_b: p.point_b - com_b,
                         separation: p.separation,
                         normal_impulse: p.normal_impulse,
-                    })
-                    .collect();
-                let input = ContactInput {
-                    body_a: index_of(ba),
-                    body_b: index_of(bb),
-                    normal: manifold.normal,
-                    material: &material,
-                    points: &points,
-                    friction_impulse: manifold.friction_impulse,
-                    twist_impulse: manifold.twist_impulse,
-                    rolling_impulse: manifold.rolling_impulse,
-                    user_index: self.contact_sources.len() as u32,
-                };
-                self.solver.contacts.push(ContactConstraint::new(
-                    &self.solver_bodies,
-                    &input,
-                    &settings,
-                ));
+                        max_normal_impulse: 0.0,
+                    }));
+                contact.friction_impulse = manifold.friction_impulse;
+                contact.twist_impulse = manifold.twist_impulse;
+                contact.rolling_impulse = manifold.rolling_impulse;
+                contact.user_index = self.contact_sources.len() as u32;
                 self.contact_sources.push((index as u32, m as u32));
+                count += 1;
             }
         }
+        self.solver.contacts.truncate(count);
     }
 
     /// Turns every joint into the solver's rows, anchored at the bodies' current poses.
@@ -222,9 +220,9 @@ impl World {
             let (pair, m) = self.contact_sources[c.user_index as usize];
             let manifold = &mut pairs[pair as usize].manifolds[m as usize];
             for (stored, solved) in manifold.points.iter_mut().zip(&c.points) {
-                stored.normal_impulse = solved.normal.impulse;
+                stored.normal_impulse = solved.normal_impulse;
             }
-            manifold.friction_impulse = c.world_friction_impulse();
+            manifold.friction_impulse = c.friction_impulse;
             manifold.twist_impulse = c.twist_impulse;
             manifold.rolling_impulse = c.rolling_impulse;
         }
