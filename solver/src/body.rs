@@ -34,6 +34,9 @@ pub struct BodyState {
     /// Anchors turn by it exactly, so a fast-spinning body's anchors do not stretch as a
     /// small-angle update would make them.
     pub delta_rotation: Quaternion,
+    /// The rest of the 64 bytes, kept as initialised floats so that the wide kernel may load
+    /// a whole state as vectors (the AVX2 gather, `transpose.rs`).
+    pub(crate) padding: [Real; 3],
 }
 
 impl BodyState {
@@ -43,6 +46,7 @@ impl BodyState {
         angular_velocity: Vector::new(0.0, 0.0, 0.0),
         delta_position: Vector::new(0.0, 0.0, 0.0),
         delta_rotation: Quaternion::new_unchecked(nalgebra::Quaternion::new(1.0, 0.0, 0.0, 0.0)),
+        padding: [0.0; 3],
     };
 
     /// A body at the start of a step, moving at `v` and `w`.
@@ -289,6 +293,14 @@ impl<'a> StateView<'a> {
         } else {
             BodyState::STATIC
         }
+    }
+
+    /// Body `index`'s state, if it is one of the view's (not static), for the kernel's vector
+    /// loads and stores.
+    #[inline(always)]
+    pub(crate) fn slot(&self, index: u32) -> Option<*mut BodyState> {
+        // SAFETY: in bounds; what may be done with the pointer is the type's doc.
+        ((index as usize) < self.len).then(|| unsafe { self.states.add(index as usize) })
     }
 
     /// Sets body `index`'s velocities (nothing for a static body).

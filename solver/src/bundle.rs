@@ -117,9 +117,22 @@ struct Lanes<const L: usize> {
 }
 
 impl<const L: usize> Lanes<L> {
-    /// The states of bodies `index`, one a lane (a static body reads as at rest).
+    /// The states of bodies `index`, one a lane (a static body reads as at rest): lane by lane,
+    /// or, with `AVX2` (only inside the AVX2-compiled pass) and eight lanes, by transposes.
     #[inline(always)]
-    fn gather(bodies: StateView, index: &[u32; L]) -> Lanes<L> {
+    fn gather<const AVX2: bool>(bodies: StateView, index: &[u32; L]) -> Lanes<L> {
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 && L == 8 {
+            let mut out = Lanes::default();
+            // SAFETY: L is 8, so the casts are to the same types; AVX2 is set only by
+            // `pass_avx2`, compiled with AVX2 and run on a CPU that has it.
+            unsafe {
+                let index = &*(index as *const [u32; L] as *const [u32; 8]);
+                let lanes = &mut *(&mut out as *mut Lanes<L> as *mut Lanes<8>);
+                (lanes.v, lanes.w, lanes.dp, lanes.dq) = crate::transpose::gather(bodies, index);
+            }
+            return out;
+        }
         let mut out = Lanes::default();
         for lane in 0..L {
             let s = bodies.get(index[lane]);
@@ -136,27 +149,42 @@ impl<const L: usize> Lanes<L> {
 /// Writes each lane's new velocities to its moving bodies, unless they stopped being finite
 /// (then the lane changes nothing this pass, as [`crate::body::Bodies::store_pair`]). Static and
 /// kinematic bodies (no inverse mass) are never written: a contact cannot change them, and
-/// several contacts of one colour may share one.
+/// several contacts of one colour may share one. With `AVX2` and eight lanes, by transposes.
 #[inline(always)]
-fn scatter<const L: usize>(
+fn scatter<const L: usize, const AVX2: bool>(
     bodies: StateView,
     index: (&[u32; L], &[u32; L]),
     moving: (&F<L>, &F<L>),
     a: &Lanes<L>,
     b: &Lanes<L>,
 ) {
+    // The same sums, lane by lane, on every path.
+    let sum = (a.v.x + a.v.y + a.v.z) + (a.w.x + a.w.y + a.w.z);
+    let sum = sum + ((b.v.x + b.v.y + b.v.z) + (b.w.x + b.w.y + b.w.z));
+    let finite: [bool; L] = std::array::from_fn(|lane| sum.0[lane].is_finite());
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 && L == 8 {
+        let write = |m: &F<L>| std::array::from_fn(|lane| finite[lane] && m.0[lane] > 0.0);
+        // SAFETY: as in `Lanes::gather`; the bodies written are this bundle's moving ones,
+        // which no other worker touches during this colour.
+        unsafe {
+            let cast = |i: &[u32; L]| &*(i as *const [u32; L] as *const [u32; 8]);
+            let lanes = |l: &Lanes<L>| &*(l as *const Lanes<L> as *const Lanes<8>);
+            let (a8, b8) = (lanes(a), lanes(b));
+            crate::transpose::scatter(bodies, cast(index.0), write(moving.0), &a8.v, &a8.w);
+            crate::transpose::scatter(bodies, cast(index.1), write(moving.1), &b8.v, &b8.w);
+        }
+        return;
+    }
     for lane in 0..L {
-        let (va, wa, vb, wb) = (a.v.get(lane), a.w.get(lane), b.v.get(lane), b.w.get(lane));
-        let sum = (va.x + va.y + va.z) + (wa.x + wa.y + wa.z);
-        let sum = sum + ((vb.x + vb.y + vb.z) + (wb.x + wb.y + wb.z));
-        if !sum.is_finite() {
+        if !finite[lane] {
             continue;
         }
         if moving.0 .0[lane] > 0.0 {
-            bodies.set_velocity(index.0[lane], va, wa);
+            bodies.set_velocity(index.0[lane], a.v.get(lane), a.w.get(lane));
         }
         if moving.1 .0[lane] > 0.0 {
-            bodies.set_velocity(index.1[lane], vb, wb);
+            bodies.set_velocity(index.1[lane], b.v.get(lane), b.w.get(lane));
         }
     }
 }
@@ -288,8 +316,8 @@ impl<const L: usize> Bundle<L> {
 
     /// Writes the lanes' new velocities back ([`scatter`]).
     #[inline(always)]
-    fn scatter(&self, bodies: StateView, a: &Lanes<L>, b: &Lanes<L>) {
-        scatter(
+    fn scatter<const AVX2: bool>(&self, bodies: StateView, a: &Lanes<L>, b: &Lanes<L>) {
+        scatter::<L, AVX2>(
             bodies,
             (&self.body_a, &self.body_b),
             (&self.inv_mass_a, &self.inv_mass_b),
@@ -323,9 +351,9 @@ impl<const L: usize> Bundle<L> {
 
     /// Applies the accumulated impulses.
     #[inline(always)]
-    pub(crate) fn warm_start(&self, bodies: StateView) {
-        let mut a = Lanes::gather(bodies, &self.body_a);
-        let mut b = Lanes::gather(bodies, &self.body_b);
+    pub(crate) fn warm_start<const AVX2: bool>(&self, bodies: StateView) {
+        let mut a = Lanes::gather::<AVX2>(bodies, &self.body_a);
+        let mut b = Lanes::gather::<AVX2>(bodies, &self.body_b);
         let [t1, t2] = &self.tangents;
         for p in &self.points {
             let impulse = self.normal * p.normal_impulse;
@@ -338,21 +366,21 @@ impl<const L: usize> Bundle<L> {
             a.w -= self.inv_inertia_a.mul(&self.rolling_impulse);
             b.w += self.inv_inertia_b.mul(&self.rolling_impulse);
         }
-        self.scatter(bodies, &a, &b);
+        self.scatter::<AVX2>(bodies, &a, &b);
     }
 
     /// One iteration over the points: normal rows (pushing out overlap if `use_bias`), then
     /// friction if `friction` is set.
     #[inline(always)]
-    pub(crate) fn solve(
+    pub(crate) fn solve<const AVX2: bool>(
         &mut self,
         bodies: StateView,
         settings: &ContactSettings,
         use_bias: bool,
         friction: bool,
     ) {
-        let mut a = Lanes::gather(bodies, &self.body_a);
-        let mut b = Lanes::gather(bodies, &self.body_b);
+        let mut a = Lanes::gather::<AVX2>(bodies, &self.body_a);
+        let mut b = Lanes::gather::<AVX2>(bodies, &self.body_b);
         let n = self.normal;
         let n_a = a.dq.inverse_rotate(&n);
         let n_b = b.dq.inverse_rotate(&n);
@@ -396,7 +424,7 @@ impl<const L: usize> Bundle<L> {
         if friction {
             self.solve_friction(&mut a, &mut b);
         }
-        self.scatter(bodies, &a, &b);
+        self.scatter::<AVX2>(bodies, &a, &b);
     }
 
     /// Twist, then the central friction block (as [`ContactConstraint`]'s).
@@ -443,9 +471,9 @@ impl<const L: usize> Bundle<L> {
 
     /// Restitution, once after the substeps (as [`ContactConstraint::restitute`]).
     #[inline(always)]
-    pub(crate) fn restitute(&mut self, bodies: StateView, threshold: Real) {
-        let mut a = Lanes::gather(bodies, &self.body_a);
-        let mut b = Lanes::gather(bodies, &self.body_b);
+    pub(crate) fn restitute<const AVX2: bool>(&mut self, bodies: StateView, threshold: Real) {
+        let mut a = Lanes::gather::<AVX2>(bodies, &self.body_a);
+        let mut b = Lanes::gather::<AVX2>(bodies, &self.body_b);
         let n = self.normal;
         let zero = F::splat(0.0);
         let mut any = false;
@@ -477,7 +505,7 @@ impl<const L: usize> Bundle<L> {
             self.points[k].normal_impulse = total;
         }
         if any {
-            self.scatter(bodies, &a, &b);
+            self.scatter::<AVX2>(bodies, &a, &b);
         }
     }
 }
@@ -498,8 +526,9 @@ pub enum Pass {
     Restitute,
 }
 
+/// One pass over `bundles`; `AVX2` only where compiled with it (see [`Lanes::gather`]).
 #[inline(always)]
-fn run<const L: usize>(
+fn run<const L: usize, const AVX2: bool>(
     bundles: &mut [Bundle<L>],
     bodies: StateView,
     settings: &ContactSettings,
@@ -507,11 +536,11 @@ fn run<const L: usize>(
 ) {
     for bundle in bundles {
         match pass {
-            Pass::WarmStart => bundle.warm_start(bodies),
+            Pass::WarmStart => bundle.warm_start::<AVX2>(bodies),
             Pass::Solve { use_bias, friction } => {
-                bundle.solve(bodies, settings, use_bias, friction)
+                bundle.solve::<AVX2>(bodies, settings, use_bias, friction)
             }
-            Pass::Restitute => bundle.restitute(bodies, settings.restitution_threshold),
+            Pass::Restitute => bundle.restitute::<AVX2>(bodies, settings.restitution_threshold),
         }
     }
 }
@@ -523,7 +552,7 @@ pub(crate) fn pass<const L: usize>(
     settings: &ContactSettings,
     pass: Pass,
 ) {
-    run(bundles, bodies, settings, pass)
+    run::<L, false>(bundles, bodies, settings, pass)
 }
 
 /// One pass over 8-lane bundles compiled with AVX2, when the CPU has it (checked once per
@@ -542,12 +571,12 @@ pub(crate) fn pass_avx2(
         settings: &ContactSettings,
         pass: Pass,
     ) {
-        run(bundles, bodies, settings, pass)
+        run::<8, true>(bundles, bodies, settings, pass)
     }
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` requires.
         unsafe { avx2(bundles, bodies, settings, pass) }
     } else {
-        run(bundles, bodies, settings, pass)
+        run::<8, false>(bundles, bodies, settings, pass)
     }
 }

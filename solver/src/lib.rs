@@ -17,6 +17,8 @@ pub mod pgs;
 pub mod row;
 pub mod softness;
 pub mod spring;
+#[cfg(target_arch = "x86_64")]
+mod transpose;
 pub mod wide;
 
 /// Scalars are f32, as in parry3d.
