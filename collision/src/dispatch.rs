@@ -9,7 +9,7 @@
 use parry3d::math::{Isometry, Real};
 use smallvec::SmallVec;
 
-use crate::manifold::{manifold, Manifold};
+use crate::manifold::{manifold_or_gap, Manifold};
 use crate::shape::Shape;
 use crate::{halfspace, mesh};
 
@@ -43,11 +43,25 @@ pub fn manifolds(
     margin: Real,
     out: &mut SmallVec<[Manifold; 1]>,
 ) {
+    manifolds_or_gap(a, pose_a, b, pose_b, margin, out);
+}
+
+/// [`manifolds`], returning a lower bound of the shapes' distance (m) when two convex shapes
+/// were found farther apart than `margin` (`out` is then empty), and 0 otherwise.
+pub(crate) fn manifolds_or_gap(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+    margin: Real,
+    out: &mut SmallVec<[Manifold; 1]>,
+) -> Real {
     out.clear();
+    let mut gap = 0.0;
     match (a.is_level(), b.is_level()) {
         (false, false) => {
             out.push(Manifold::default());
-            manifold(a, pose_a, b, pose_b, margin, &mut out[0]);
+            gap = manifold_or_gap(a, pose_a, b, pose_b, margin, &mut out[0]);
         }
         (true, false) => level(a, pose_a, b, pose_b, margin, out),
         (false, true) => {
@@ -63,6 +77,7 @@ pub fn manifolds(
         (true, true) => {}
     }
     out.retain(|m| !m.points.is_empty());
+    gap
 }
 
 /// The manifolds of level shape `a` against convex shape `b`, normals from `a` to `b`.

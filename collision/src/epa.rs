@@ -375,6 +375,22 @@ pub fn contact(
     pose_b: &Isometry<Real>,
     margin: Real,
 ) -> Option<Contact> {
+    contact_or_gap(a, pose_a, b, pose_b, margin).ok()
+}
+
+/// How much below GJK's distance its proven lower bound may be, relative: GJK stops once
+/// `|v|^2 - v.w <= 1e-6 |v|^2`; a thousandth leaves room for its other exits and rounding.
+const GAP_SLACK: Real = 1.0e-3;
+
+/// [`contact`], or, when the shapes are farther apart than `margin`, a lower bound of their
+/// distance (m), for callers that skip the pair until it could have closed that far.
+pub(crate) fn contact_or_gap(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+    margin: Real,
+) -> Result<Contact, Real> {
     let pair = CorePair::new(a, pose_a, b, pose_b);
     let offset = pair.pose_ab().translation.vector;
     let g = gjk(&pair, &offset);
@@ -387,7 +403,7 @@ pub fn contact(
     let (separation, normal, pa, pb) = if let Some(normal) = apart {
         let separation = g.distance - ra - rb;
         if separation > margin {
-            return None;
+            return Err(g.distance * (1.0 - GAP_SLACK) - ra - rb);
         }
         let (pa, pb) = g.simplex.witnesses();
         (separation, normal.into_inner(), pa, pb)
@@ -395,7 +411,7 @@ pub fn contact(
         let p = epa(&pair, &g.simplex, &offset);
         (-(p.depth + ra + rb), p.normal, p.point_a, p.point_b)
     };
-    Some(Contact {
+    Ok(Contact {
         separation,
         normal: pose_a * normal,
         point_a: pose_a * (pa + normal * ra),

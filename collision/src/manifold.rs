@@ -275,6 +275,19 @@ pub fn manifold(
     margin: Real,
     out: &mut Manifold,
 ) {
+    manifold_or_gap(a, pose_a, b, pose_b, margin, out);
+}
+
+/// [`manifold`], returning a lower bound of the shapes' distance (m) when they were found
+/// farther apart than `margin` (the manifold then has no points), and 0 otherwise.
+pub(crate) fn manifold_or_gap(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+    margin: Real,
+    out: &mut Manifold,
+) -> Real {
     out.points.clear();
     out.sub_shape = 0;
     if a.is_level() || b.is_level() {
@@ -293,18 +306,21 @@ pub fn manifold(
         }) {
             *out = deepest;
         }
-        return;
+        return 0.0;
     }
     let found = match (a, b) {
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
-            sat::cuboid_cuboid(ca, pose_a, cb, pose_b, margin)
+            sat::cuboid_cuboid_or_gap(ca, pose_a, cb, pose_b, margin)
         }
-        _ => epa::contact(a, pose_a, b, pose_b, margin),
+        _ => epa::contact_or_gap(a, pose_a, b, pose_b, margin),
     };
-    let Some(contact) = found else {
-        return;
-    };
-    clip(a, pose_a, b, pose_b, &contact, margin, out);
+    match found {
+        Ok(contact) => {
+            clip(a, pose_a, b, pose_b, &contact, margin, out);
+            0.0
+        }
+        Err(gap) => gap,
+    }
 }
 
 /// The manifold around a contact already found: the supporting features of `a` and `b` along

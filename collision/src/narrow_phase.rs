@@ -17,6 +17,12 @@
 //! and arms on which warm-started impulses land stop twitching from step to step (Box3D: "This
 //! eliminates jitter"; Rapier calls re-linearising the arms under heavy warm-started impulses
 //! an energy pump for tall stacks). See [`RECYCLE_DISTANCE`].
+//!
+//! Pairs found apart (their boxes overlap, the shapes do not come within the margin) keep a
+//! lower bound of their distance from the query, and are not queried again until their
+//! relative motion since, at B's farthest point, could have closed it to within the margin and
+//! the step's speculative reach: the skip is exact (a query would have found no point), and a
+//! pile of hulls or balls mostly consists of such pairs.
 
 use std::collections::HashMap;
 
@@ -24,7 +30,8 @@ use parry3d::math::{Isometry, Point, Real, Vector};
 use smallvec::SmallVec;
 
 use crate::broad_phase::{PairEvent, ProxyId, ProxyPair};
-use crate::manifold::{manifolds, Manifold, ManifoldPoint};
+use crate::dispatch::manifolds_or_gap;
+use crate::manifold::{Manifold, ManifoldPoint};
 use crate::shape::Shape;
 
 /// Where the narrow phase reads each proxy's shape and pose (the engine's collider set).
@@ -68,8 +75,38 @@ pub struct PairContact {
     /// The largest normal impulse (N s) the contact has taken since it began touching: kept by
     /// the caller.
     pub peak_impulse: Real,
-    /// What the manifold was made from, while it may be reused (contact recycling).
-    pub recycle: Option<Recycle>,
+    /// What the last query found, kept while it still holds: the manifold to reuse, or how
+    /// far apart the shapes were.
+    pub cache: Option<PairCache>,
+}
+
+/// What a convex pair keeps from its last query so that the next steps can skip it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum PairCache {
+    /// The manifold, reused while the pair moves little (contact recycling).
+    Manifold(Recycle),
+    /// The shapes were apart by at least `gap` (m): no point can come within the margin
+    /// until they have moved that much closer, so the pair is not queried until then.
+    Apart {
+        /// B's pose relative to A's when the gap was measured.
+        relative: Isometry<Real>,
+        /// The farthest point of B from its origin (m).
+        extent_b: Real,
+        /// A lower bound of their distance then (m).
+        gap: Real,
+    },
+}
+
+/// How far (m) any point of B can have moved relative to A since B's pose relative to A was
+/// `was`, the colliders now being at `now`: the relative translation, plus the chord
+/// `2 extent sin(angle / 2)` of the relative turn at B's farthest point.
+fn drift(was: &Isometry<Real>, now: (&Isometry<Real>, &Isometry<Real>), extent_b: Real) -> Real {
+    let is = now.0.inv_mul(now.1);
+    let moved = (is.translation.vector - was.translation.vector).norm();
+    // |imag| of the relative turn is sin(angle / 2).
+    let turn = (is.rotation * was.rotation.inverse()).imag().norm();
+    moved + 2.0 * extent_b * turn
 }
 
 /// How far (m) a touching pair's relative pose may move, at the farthest point of B, before its
@@ -87,9 +124,10 @@ pub const RECYCLE_COS2_HALF_ANGLE: Real = 0.992_403_9;
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Recycle {
-    /// Both colliders' poses when the manifold was made.
+    /// Both colliders' poses when the manifold was made, and B's relative to A's.
     pose_a: Isometry<Real>,
     pose_b: Isometry<Real>,
+    relative: Isometry<Real>,
     /// How far (m) the relative pose may move before the manifold is made again.
     tolerance: Real,
     /// The farthest point of B from its origin (m): a turn of angle t moves it by at most
@@ -132,6 +170,7 @@ impl Recycle {
         Some(Recycle {
             pose_a: *pose_a,
             pose_b: *pose_b,
+            relative: pose_a.inv_mul(pose_b),
             tolerance: if touching {
                 distance
             } else {
@@ -153,12 +192,7 @@ impl Recycle {
         if turned(pose_a, &self.pose_a) || turned(pose_b, &self.pose_b) {
             return false;
         }
-        let then = self.pose_a.inv_mul(&self.pose_b);
-        let now = pose_a.inv_mul(pose_b);
-        let moved = (now.translation.vector - then.translation.vector).norm();
-        // |imag| of the relative turn is sin(angle / 2).
-        let turn = (now.rotation * then.rotation.inverse()).imag().norm();
-        moved + 2.0 * self.extent_b * turn < self.tolerance
+        drift(&self.relative, (pose_a, pose_b), self.extent_b) < self.tolerance
     }
 
     /// Moves `manifold`'s points along with their colliders, now at `pose_a`, `pose_b`, and
@@ -208,6 +242,9 @@ pub struct NarrowPhase {
     /// Pairs the last update recycled.
     #[cfg_attr(feature = "serde", serde(skip))]
     recycled: usize,
+    /// Pairs the last update kept apart without a query.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    kept_apart: usize,
 }
 
 impl NarrowPhase {
@@ -220,6 +257,7 @@ impl NarrowPhase {
             previous: Vec::new(),
             previous_friction: Vec::new(),
             recycled: 0,
+            kept_apart: 0,
         }
     }
 
@@ -240,7 +278,7 @@ impl NarrowPhase {
                             manifolds: SmallVec::new(),
                             touching: false,
                             peak_impulse: 0.0,
-                            recycle: None,
+                            cache: None,
                         });
                     }
                 }
@@ -267,6 +305,7 @@ impl NarrowPhase {
         let old = &mut self.previous;
         let old_friction = &mut self.previous_friction;
         self.recycled = 0;
+        self.kept_apart = 0;
         for contact in &mut self.contacts {
             if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
                 continue;
@@ -276,14 +315,32 @@ impl NarrowPhase {
                 shapes.shape_and_pose(contact.pair.b),
             ) else {
                 contact.manifolds.clear();
-                contact.recycle = None;
+                contact.cache = None;
                 continue;
             };
-            if let Some(recycle) = contact.recycle.as_ref().filter(|r| r.holds(pa, pb)) {
-                recycle.apply(&mut contact.manifolds[0], pa, pb);
-                self.recycled += 1;
-                continue;
+            let mut reach = None;
+            match &contact.cache {
+                Some(PairCache::Manifold(recycle)) if recycle.holds(pa, pb) => {
+                    recycle.apply(&mut contact.manifolds[0], pa, pb);
+                    self.recycled += 1;
+                    continue;
+                }
+                Some(PairCache::Apart {
+                    relative,
+                    extent_b,
+                    gap,
+                }) => {
+                    let r = shapes.speculative_distance(contact.pair.a, contact.pair.b);
+                    if drift(relative, (pa, pb), *extent_b) < gap - margin - r {
+                        self.kept_apart += 1;
+                        continue;
+                    }
+                    reach = Some(r);
+                }
+                _ => {}
             }
+            let reach = reach
+                .unwrap_or_else(|| shapes.speculative_distance(contact.pair.a, contact.pair.b));
             old.clear();
             old_friction.clear();
             for m in &contact.manifolds {
@@ -295,8 +352,7 @@ impl NarrowPhase {
                     m.rolling_impulse,
                 ));
             }
-            let reach = shapes.speculative_distance(contact.pair.a, contact.pair.b);
-            manifolds(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
+            let gap = manifolds_or_gap(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
             for point in contact.manifolds.iter_mut().flat_map(|m| &mut m.points) {
                 if let Some(previous) = old.iter().find(|o| o.id == point.id) {
                     point.normal_impulse = previous.normal_impulse;
@@ -312,8 +368,14 @@ impl NarrowPhase {
             // Meshes and height fields give a manifold per group of triangles, which a turn
             // can split or merge: only convex pairs recycle.
             let convex = |s: &Shape| !matches!(s, Shape::TriMesh(_) | Shape::HeightField(_));
-            contact.recycle = match contact.manifolds.as_slice() {
-                [m] if convex(sa) && convex(sb) => Recycle::new(m, (sa, pa), (sb, pb), margin),
+            contact.cache = match contact.manifolds.as_slice() {
+                _ if !(convex(sa) && convex(sb)) => None,
+                [m] => Recycle::new(m, (sa, pa), (sb, pb), margin).map(PairCache::Manifold),
+                [] if gap > 0.0 => Some(PairCache::Apart {
+                    relative: pa.inv_mul(pb),
+                    extent_b: sb.extent_from(&Point::origin()),
+                    gap,
+                }),
                 _ => None,
             };
         }
@@ -322,6 +384,12 @@ impl NarrowPhase {
     /// How many pairs the last [`NarrowPhase::update`] reused instead of making again.
     pub fn recycled(&self) -> usize {
         self.recycled
+    }
+
+    /// How many pairs the last [`NarrowPhase::update`] did not query because they were too
+    /// far apart, by their last query, to have come within the margin since.
+    pub fn kept_apart(&self) -> usize {
+        self.kept_apart
     }
 
     /// Drops the pairs `keep` refuses (for example two bodies a new joint stops colliding).

@@ -40,6 +40,18 @@ pub fn cuboid_cuboid(
     pose_b: &Isometry<Real>,
     margin: Real,
 ) -> Option<Contact> {
+    cuboid_cuboid_or_gap(a, pose_a, b, pose_b, margin).ok()
+}
+
+/// [`cuboid_cuboid`], or, when the boxes are farther apart than `margin`, the width of the
+/// gap along the separating axis that showed it: a lower bound of their distance.
+pub(crate) fn cuboid_cuboid_or_gap(
+    a: &Cuboid,
+    pose_a: &Isometry<Real>,
+    b: &Cuboid,
+    pose_b: &Isometry<Real>,
+    margin: Real,
+) -> Result<Contact, Real> {
     // Everything in A's frame: B's centre t and axes r.column(j).
     let pose_ab = pose_a.inv_mul(pose_b);
     let r: Matrix<Real> = pose_ab.rotation.to_rotation_matrix().into_inner();
@@ -67,7 +79,7 @@ pub fn cuboid_cuboid(
         }
     }
     if best_face.0 > margin {
-        return None;
+        return Err(best_face.0);
     }
     let mut best = best_face;
     let tolerance = EDGE_TOLERANCE * (ha.norm() + hb.norm());
@@ -85,7 +97,7 @@ pub fn cuboid_cuboid(
             let d = t.dot(&l);
             let sep = d.abs() - radius_a - radius_b;
             if sep > margin {
-                return None;
+                return Err(sep);
             }
             if sep > best.0.max(best_face.0 + tolerance) {
                 best = (sep, if d >= 0.0 { l } else { -l }, Axis::Edges(i, j));
@@ -123,7 +135,7 @@ pub fn cuboid_cuboid(
             closest_on_segments(&a0, &da, &b0, &db)
         }
     };
-    Some(Contact {
+    Ok(Contact {
         separation,
         normal: pose_a.rotation * n,
         point_a: pose_a * pa,

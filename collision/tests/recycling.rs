@@ -10,7 +10,9 @@
 mod common;
 
 use common::{shape, Rng, KINDS};
+use smallvec::SmallVec;
 use sprung_collision::broad_phase::{PairEvent, ProxyId, ProxyPair};
+use sprung_collision::manifold::manifolds;
 use sprung_collision::narrow_phase::NarrowPhase;
 use sprung_collision::parry3d;
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Translation, Vector};
@@ -48,6 +50,25 @@ fn gap_along(colliders: &[(Shape, Isometry<Real>)], n: &Vector<Real>) -> Real {
     n.dot(&support(b, pb, &-n).coords) - n.dot(&support(a, pa, n).coords)
 }
 
+/// The two colliders of a test pair, A then B.
+type Colliders = Vec<(Shape, Isometry<Real>)>;
+
+/// Two random shapes of random kinds (returned), A at a random pose, B placed along a random
+/// direction from it and then moved along parry3d's normal until its distance is about
+/// `wanted` (m, negative for overlap); and that normal.
+fn random_pair(rng: &mut Rng, wanted: Real) -> (usize, usize, Colliders, Vector<Real>) {
+    let (ka, kb) = ((rng.next_u64() % 4) as usize, (rng.next_u64() % 4) as usize);
+    let (a, b) = (shape(rng, ka), shape(rng, kb));
+    let pose_a = rng.pose(2.0);
+    let dir = rng.vector(1.0).try_normalize(1e-3).unwrap_or(Vector::y());
+    let mut pose_b = rng.pose(0.0);
+    pose_b.translation = Translation::from(pose_a.translation.vector + dir * 4.0);
+    let mut colliders = vec![(a, pose_a), (b, pose_b)];
+    let (gap, normal) = contact(&colliders);
+    colliders[1].1.translation.vector -= normal * (gap - wanted);
+    (ka, kb, colliders, normal)
+}
+
 fn deepest(narrow: &NarrowPhase) -> Real {
     narrow.contacts()[0].manifolds[0]
         .points
@@ -71,16 +92,8 @@ fn recycled_separations_follow_the_gap_parry3d_measures() {
     let (mut tried, mut recycled) = (0, 0);
     for round in 0..4_000 {
         let along_normal = round % 2 == 0;
-        let (ka, kb) = ((rng.next_u64() % 4) as usize, (rng.next_u64() % 4) as usize);
-        let (a, b) = (shape(&mut rng, ka), shape(&mut rng, kb));
-        let pose_a = rng.pose(2.0);
-        // B placed along a random direction from A, then pulled in until they overlap a little.
-        let dir = rng.vector(1.0).try_normalize(1e-3).unwrap_or(Vector::y());
-        let mut pose_b = rng.pose(0.0);
-        pose_b.translation = Translation::from(pose_a.translation.vector + dir * 4.0);
-        let mut colliders = vec![(a, pose_a), (b, pose_b)];
-        let (gap, normal) = contact(&colliders);
-        colliders[1].1.translation.vector -= normal * (gap - rng.range(-0.005, 0.0));
+        let wanted = rng.range(-0.005, 0.0);
+        let (ka, kb, mut colliders, _) = random_pair(&mut rng, wanted);
         let mut narrow = NarrowPhase::new(MARGIN);
         narrow.apply(&[PairEvent::Began(pair())]);
         narrow.update(colliders.as_slice());
@@ -218,4 +231,51 @@ fn recycling_keeps_what_holds_and_remakes_what_does_not() {
         narrow.update(colliders.as_slice());
         assert_eq!(narrow.recycled(), expected, "turned {degrees} degrees");
     }
+}
+
+/// Pairs found apart are not queried again until they could have come within the margin:
+/// over random pairs of every kind placed up to 1 m apart and moved by random small steps,
+/// every step the narrow phase skips must be one where a fresh query finds no point (the
+/// skip is exact, not an approximation), and some steps must be skipped.
+#[test]
+fn pairs_kept_apart_would_have_found_no_point() {
+    let mut rng = Rng(0xA9A2_7001);
+    let (mut skipped, mut queried) = (0, 0);
+    for _ in 0..1_000 {
+        let wanted = rng.range(0.05, 1.0);
+        let (ka, kb, mut colliders, normal) = random_pair(&mut rng, wanted);
+        let mut narrow = NarrowPhase::new(MARGIN);
+        narrow.apply(&[PairEvent::Began(pair())]);
+        narrow.update(colliders.as_slice());
+        // Ten steps of B closing in, sliding and turning a little.
+        for _ in 0..10 {
+            let step = -normal * rng.range(0.0, 0.08) + rng.vector(0.02);
+            let turn = UnitQuaternion::from_scaled_axis(rng.vector(0.05));
+            let pose_b = &mut colliders[1].1;
+            pose_b.translation.vector += step;
+            pose_b.rotation = turn * pose_b.rotation;
+            narrow.update(colliders.as_slice());
+            if narrow.kept_apart() == 1 {
+                skipped += 1;
+                let mut fresh = SmallVec::new();
+                let ((sa, pa), (sb, pb)) = (&colliders[0], &colliders[1]);
+                manifolds(sa, pa, sb, pb, MARGIN, &mut fresh);
+                assert!(
+                    fresh.is_empty(),
+                    "{} and {}: skipped, but a query finds {:?}",
+                    KINDS[ka],
+                    KINDS[kb],
+                    fresh[0].points
+                );
+                assert!(narrow.contacts()[0].manifolds.is_empty());
+            } else {
+                queried += 1;
+            }
+        }
+    }
+    eprintln!("skipped {skipped}, queried {queried}");
+    assert!(
+        skipped > 1_000 && queried > 1_000,
+        "skipped {skipped}, queried {queried}"
+    );
 }

@@ -21,6 +21,8 @@ use crate::limits;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Collider {
     pub(crate) shape: Shape,
+    /// `shape.scale()`, kept: the step reads it per pair (a hull's walks all its points).
+    pub(crate) scale: Real,
     pub(crate) local_pose: Isometry<Real>,
     pub(crate) world_pose: Isometry<Real>,
     pub(crate) density: Real,
@@ -161,6 +163,9 @@ impl Collider {
         };
         builder.build(self.body)?;
         limits::pose("collider pose", "collider rotation", &self.world_pose)?;
+        if self.scale.to_bits() != self.shape.scale().to_bits() {
+            return Err(Error::OutOfRange("collider scale: its shape's"));
+        }
         Ok(())
     }
 }
@@ -364,6 +369,7 @@ impl ColliderBuilder {
             spring.check().map_err(Error::Spring)?;
         }
         Ok(Collider {
+            scale: shape.scale(),
             shape,
             local_pose,
             world_pose: local_pose,

@@ -833,7 +833,7 @@ fn body_pair(a: BodyHandle, b: BodyHandle) -> (u32, u32) {
 /// How far (m) any point of `collider` can travel in `dt`: its box grows by this much in the
 /// broad phase, and its contacts are kept this much further apart (speculative).
 fn reach(body: &RigidBody, collider: &Collider, dt: Real) -> Real {
-    let speed = body.linear_velocity.norm() + body.angular_velocity.norm() * collider.shape.scale();
+    let speed = body.linear_velocity.norm() + body.angular_velocity.norm() * collider.scale;
     (speed * dt).min(MAX_SPECULATIVE_DISTANCE)
 }
 
@@ -864,8 +864,8 @@ impl ProxyShapes for ColliderView<'_> {
         let (ba, bb) = (self.bodies.at(ca.body.index), self.bodies.at(cb.body.index));
         // Their relative velocity, and any point's speed about its centre of mass.
         let closing = (ba.linear_velocity - bb.linear_velocity).norm()
-            + ba.angular_velocity.norm() * ca.shape.scale()
-            + bb.angular_velocity.norm() * cb.shape.scale();
+            + ba.angular_velocity.norm() * ca.scale
+            + bb.angular_velocity.norm() * cb.scale;
         (closing * self.dt).min(2.0 * MAX_SPECULATIVE_DISTANCE)
     }
 

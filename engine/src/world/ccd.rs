@@ -35,12 +35,9 @@ impl World {
             }
             let (start, end) = (body.previous_pose, body.pose);
             let turn = (end.rotation * start.rotation.inverse()).scaled_axis();
-            let shapes = || {
-                body.colliders
-                    .iter()
-                    .map(|c| &self.colliders.at(c.index).shape)
-            };
-            let extent = shapes().map(|s| s.scale()).fold(0.0, Real::max);
+            let colliders = || body.colliders.iter().map(|c| self.colliders.at(c.index));
+            let shapes = || colliders().map(|c| &c.shape);
+            let extent = colliders().map(|c| c.scale).fold(0.0, Real::max);
             let thinnest = shapes()
                 .map(|s| s.thickness())
                 .fold(Real::INFINITY, Real::min);
