@@ -36,10 +36,13 @@ static GLOBAL: Counting = Counting;
 /// Allocations during `measured` steps of `name` after `settle` steps, sleeping off. Events
 /// are drained after every step, as a game does: a queue nobody reads grows by design (side
 /// contacts resting at zero separation begin and end touching now and then).
-fn allocations(name: &str, settle: usize, measured: usize) -> usize {
+fn allocations(name: &str, settle: usize, measured: usize, threads: u32) -> usize {
     let spec = find(name).unwrap();
     let mut scene = (spec.build)();
     scene.world.set_sleeping(false);
+    let mut settings = *scene.world.settings();
+    settings.threads = threads;
+    scene.world.set_settings(settings).unwrap();
     for _ in 0..settle {
         scene.step(spec.dt).unwrap();
         scene.world.drain_events().for_each(drop);
@@ -56,14 +59,20 @@ fn allocations(name: &str, settle: usize, measured: usize) -> usize {
 
 #[test]
 fn settled_scenes_step_without_allocating() {
-    for (name, settle) in [
-        ("pyramid", 120),
-        ("pyramid3d", 60),
-        ("joint_grid", 60),
-        ("spring_net", 120),
-        ("bullet", 10),
+    for (name, settle, threads) in [
+        ("pyramid", 120, 1),
+        ("pyramid3d", 60, 1),
+        ("joint_grid", 60, 1),
+        ("spring_net", 120, 1),
+        ("bullet", 10, 1),
+        // The worker threads are woken each step without allocating.
+        ("pyramid3d", 60, 2),
+        ("joint_grid", 60, 3),
     ] {
-        let count = allocations(name, settle, 30);
-        assert_eq!(count, 0, "{name}: {count} allocations in 30 steps");
+        let count = allocations(name, settle, 30, threads);
+        assert_eq!(
+            count, 0,
+            "{name}, {threads} threads: {count} allocations in 30 steps"
+        );
     }
 }

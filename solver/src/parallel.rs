@@ -1,6 +1,6 @@
-//! The solver's worker threads: one scope per step on a private rayon pool, every worker
-//! running the same stage list and meeting the others at a barrier between stages (Box2D v3's
-//! `solver.c` does the same with its own task system; our own code).
+//! The solver's worker threads: a private pool woken once per step, every worker running the
+//! same stage list and meeting the others at a barrier between stages (Box2D v3's `solver.c`
+//! does the same with its own task system; our own code).
 //!
 //! Work is split the same way every step: each colour's bundles in `workers` consecutive
 //! blocks, the bodies for integration likewise, joints and the overflow contacts on worker 0
@@ -68,40 +68,175 @@ pub(crate) struct Shared<T>(pub(crate) *mut T);
 unsafe impl<T> Send for Shared<T> {}
 unsafe impl<T> Sync for Shared<T> {}
 
-/// The private pool, rebuilt only when the thread count changes.
+/// The solver's worker threads: started when a solve first asks for more than one worker
+/// (again only if the count changes), parked between solves, and woken for each with the
+/// stage list to run. A solve allocates nothing: the work is handed over as a pointer, and
+/// waking and waiting are a mutex, a condition variable and an atomic counter (a rayon scope
+/// boxes every job it spawns, a few allocations per step).
 #[derive(Default)]
 pub(crate) struct Pool {
-    pool: Option<(usize, rayon::ThreadPool)>,
+    workers: Option<Workers>,
 }
 
 impl std::fmt::Debug for Pool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Pool({:?})", self.pool.as_ref().map(|p| p.0))
+        write!(f, "Pool({:?})", self.workers.as_ref().map(|w| w.count))
+    }
+}
+
+/// The work of one solve, as the workers see it: `work(worker, workers)` (its borrows erased:
+/// see [`Pool::run`]).
+type Work = dyn Fn(usize, usize) + Sync;
+
+/// What the caller hands the workers.
+struct Task {
+    /// Raised for each solve; a worker runs each generation once.
+    generation: u64,
+    /// The solve's work, valid from the generation's start until every worker has reported
+    /// it done (the caller waits for that before its borrow ends).
+    work: Option<*const Work>,
+    /// The pool is being dropped.
+    stop: bool,
+}
+
+// SAFETY: the pointer is only dereferenced under the protocol above.
+unsafe impl Send for Task {}
+
+struct State {
+    task: std::sync::Mutex<Task>,
+    wake: std::sync::Condvar,
+    /// Workers done with the current generation.
+    done: AtomicUsize,
+    /// A worker's work panicked (a bug): the caller panics too rather than go on.
+    panicked: std::sync::atomic::AtomicBool,
+}
+
+struct Workers {
+    /// Workers counting the caller.
+    count: usize,
+    state: std::sync::Arc<State>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Workers {
+    /// `count - 1` threads besides the caller, or none if the system refuses a thread.
+    fn start(count: usize) -> Option<Workers> {
+        let state = std::sync::Arc::new(State {
+            task: std::sync::Mutex::new(Task {
+                generation: 0,
+                work: None,
+                stop: false,
+            }),
+            wake: std::sync::Condvar::new(),
+            done: AtomicUsize::new(0),
+            panicked: std::sync::atomic::AtomicBool::new(false),
+        });
+        let mut workers = Workers {
+            count,
+            state,
+            threads: Vec::with_capacity(count - 1),
+        };
+        for index in 1..count {
+            let state = state_of(&workers);
+            let thread = std::thread::Builder::new()
+                .name(format!("sprung-solver-{index}"))
+                .spawn(move || serve(&state, index, count))
+                .ok()?;
+            workers.threads.push(thread);
+        }
+        Some(workers)
+    }
+}
+
+fn state_of(workers: &Workers) -> std::sync::Arc<State> {
+    std::sync::Arc::clone(&workers.state)
+}
+
+/// A worker's loop: wait for a generation, run its work, report it done.
+fn serve(state: &State, index: usize, count: usize) {
+    let mut seen = 0;
+    loop {
+        let work = {
+            let mut task = state.task.lock().unwrap_or_else(|e| e.into_inner());
+            while task.generation == seen && !task.stop {
+                task = state.wake.wait(task).unwrap_or_else(|e| e.into_inner());
+            }
+            if task.stop {
+                return;
+            }
+            seen = task.generation;
+            task.work
+        };
+        if let Some(work) = work {
+            // SAFETY: the caller keeps the work alive until every worker reports done.
+            let work = unsafe { &*work };
+            let run = std::panic::AssertUnwindSafe(|| work(index, count));
+            if std::panic::catch_unwind(run).is_err() {
+                state.panicked.store(true, Ordering::Release);
+            }
+        }
+        state.done.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.state
+            .task
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .stop = true;
+        self.state.wake.notify_all();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
     }
 }
 
 impl Pool {
-    /// Runs `work(worker)` for every worker of `workers` at once, on the calling thread alone
-    /// for one worker (or if no pool can be built: then with one worker, which gives the same
-    /// result).
-    pub(crate) fn run(&mut self, workers: usize, work: &(dyn Fn(usize, usize) + Sync)) {
-        if workers > 1 && self.pool.as_ref().is_none_or(|p| p.0 != workers) {
-            self.pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(workers)
-                .thread_name(|i| format!("sprung-solver-{i}"))
-                .build()
-                .ok()
-                .map(|pool| (workers, pool));
+    /// Runs `work(worker, workers)` for every worker of `workers` at once, worker 0 on the
+    /// calling thread; on the calling thread alone for one worker (or if no thread can be
+    /// started: then with one worker, which gives the same result).
+    pub(crate) fn run<'a>(&mut self, workers: usize, work: &'a (dyn Fn(usize, usize) + Sync + 'a)) {
+        if workers > 1 && self.workers.as_ref().is_none_or(|w| w.count != workers) {
+            self.workers = None;
+            self.workers = Workers::start(workers);
         }
-        match &self.pool {
-            Some((n, pool)) if workers > 1 && *n == workers => pool.scope(|scope| {
-                for worker in 1..workers {
-                    scope.spawn(move |_| work(worker, workers));
-                }
-                work(0, workers);
-            }),
-            _ => work(0, 1),
+        let Some(pool) = self
+            .workers
+            .as_ref()
+            .filter(|w| workers > 1 && w.count == workers)
+        else {
+            return work(0, 1);
+        };
+        let state = &pool.state;
+        state.done.store(0, Ordering::Release);
+        // SAFETY (of the lifetime erased here): this function does not return before every
+        // worker has reported this generation done, after which none reads the pointer.
+        let erased: *const Work = unsafe {
+            std::mem::transmute::<&'a (dyn Fn(usize, usize) + Sync + 'a), &'static Work>(work)
+        };
+        {
+            let mut task = state.task.lock().unwrap_or_else(|e| e.into_inner());
+            task.generation += 1;
+            task.work = Some(erased);
         }
+        state.wake.notify_all();
+        work(0, workers);
+        let mut spins = 0u32;
+        while state.done.load(Ordering::Acquire) < workers - 1 {
+            if spins < 2_000 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        state.task.lock().unwrap_or_else(|e| e.into_inner()).work = None;
+        assert!(
+            !state.panicked.load(Ordering::Acquire),
+            "a solver worker panicked"
+        );
     }
 }
 
