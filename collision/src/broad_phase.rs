@@ -20,7 +20,10 @@
 //!   touching boxes overlap (closed intervals, as [`Aabb::intersects`]).
 //! * **Fat boxes.** Each proxy stores its box enlarged by `margin`. While the tight box stays
 //!   inside the fat box nothing in the arrays changes, so resting or slowly moving bodies cost one
-//!   containment test; the narrow phase filters the few extra pairs.
+//!   containment test; the narrow phase filters the few extra pairs. A fat box more than twice
+//!   the margin larger than its box on some side is refitted too: the engine grows boxes by how
+//!   far their bodies travel in a step, and a pile that fell and came to rest would otherwise
+//!   keep every pair its falling boxes made.
 //! * **Batched insertion and removal.** Inserting proxies one by one into sorted arrays costs O(n)
 //!   each (O(n^2) for a scene load). Instead `insert` and `remove` are queued; `update` sorts the
 //!   new endpoints, merges them into each array in one O(n + k log k) pass, and finds the pairs of
@@ -398,7 +401,14 @@ impl BroadPhase {
         if !matches!(info.state, State::Queued | State::Live) {
             return false;
         }
-        if !info.fat.contains(&aabb) {
+        // Refit when the box leaves its fat box, and when the fat box has become much larger
+        // than the box needs (a body that slowed down after its box was grown by its speed):
+        // stale fat boxes keep pairs alive that no longer need the narrow phase.
+        let slack = 2.0 * self.margin;
+        let oversized = (0..3).any(|k| {
+            aabb.mins[k] - info.fat.mins[k] > slack || info.fat.maxs[k] - aabb.maxs[k] > slack
+        });
+        if oversized || !info.fat.contains(&aabb) {
             info.fat = aabb.loosened(self.margin);
             if info.state == State::Live && !info.moved {
                 info.moved = true;

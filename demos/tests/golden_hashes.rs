@@ -31,7 +31,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("pyramid3d", 0x7dde0ef63ba52ccd),
     ("boxes", 0x6d13f34571473097),
     ("balls", 0x7b39b452f2fb668a),
-    ("convex", 0x8a1475b96417326d),
+    ("convex", 0x7be582f2c21b8e06),
     ("joint_grid", 0xd74e679633de23ae),
     ("spring_net", 0x61b24acc9876ebe5),
     ("rope", 0xd2af0f9165fc4110),

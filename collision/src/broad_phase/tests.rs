@@ -360,6 +360,36 @@ fn moves_inside_fat_box_do_not_touch_arrays() {
     assert_eq!(bp.fat_aabb(a), before);
 }
 
+/// A box grown by its speed and then shrunk back (a body that came to rest) gets its fat box
+/// refitted, and the pair its old fat box made with a neighbour ends; a box that shrinks by
+/// less than twice the margin keeps its fat box.
+#[test]
+fn fat_boxes_shrink_when_their_box_does() {
+    let mut bp = BroadPhase::new(0.1);
+    let a = bp.insert(cube(0.0, 0.0, 0.0, 0.5)).unwrap();
+    let b = bp.insert(cube(1.5, 0.0, 0.0, 0.5)).unwrap();
+    let mut events = Vec::new();
+    bp.update(&mut events);
+    assert!(events.is_empty(), "apart: {events:?}");
+    // A moving fast: its box grown by 0.5 m of travel reaches B's fat box.
+    assert!(bp.set_aabb(a, cube(0.0, 0.0, 0.0, 1.0)));
+    bp.update(&mut events);
+    assert_eq!(events, vec![PairEvent::Began(ProxyPair { a, b })]);
+    // Slowed down by a little: the fat box stays.
+    events.clear();
+    let grown = bp.fat_aabb(a);
+    assert!(bp.set_aabb(a, cube(0.0, 0.0, 0.0, 0.95)));
+    bp.update(&mut events);
+    assert!(events.is_empty());
+    assert_eq!(bp.fat_aabb(a), grown);
+    // At rest: refitted, and the pair ends, as brute force over the fat boxes says.
+    assert!(bp.set_aabb(a, cube(0.0, 0.0, 0.0, 0.5)));
+    bp.update(&mut events);
+    assert_eq!(events, vec![PairEvent::Ended(ProxyPair { a, b })]);
+    assert_eq!(bp.fat_aabb(a), Some(cube(0.0, 0.0, 0.0, 0.6)));
+    assert!(brute_pairs(&bp, &[a, b]).is_empty());
+}
+
 #[test]
 fn ten_thousand_on_a_grid() {
     let mut rng = Rng(7);
