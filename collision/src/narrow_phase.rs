@@ -245,6 +245,9 @@ pub struct NarrowPhase {
     /// Pairs the last update kept apart without a query.
     #[cfg_attr(feature = "serde", serde(skip))]
     kept_apart: usize,
+    /// See [`NarrowPhase::watched`].
+    #[cfg_attr(feature = "serde", serde(skip))]
+    watched: Vec<u32>,
 }
 
 impl NarrowPhase {
@@ -258,6 +261,7 @@ impl NarrowPhase {
             previous_friction: Vec::new(),
             recycled: 0,
             kept_apart: 0,
+            watched: Vec::new(),
         }
     }
 
@@ -306,79 +310,94 @@ impl NarrowPhase {
         let old_friction = &mut self.previous_friction;
         self.recycled = 0;
         self.kept_apart = 0;
-        for contact in &mut self.contacts {
-            if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
-                continue;
-            }
-            let (Some((sa, pa)), Some((sb, pb))) = (
-                shapes.shape_and_pose(contact.pair.a),
-                shapes.shape_and_pose(contact.pair.b),
-            ) else {
-                contact.manifolds.clear();
-                contact.cache = None;
-                continue;
-            };
-            let mut reach = None;
-            match &contact.cache {
-                Some(PairCache::Manifold(recycle)) if recycle.holds(pa, pb) => {
-                    recycle.apply(&mut contact.manifolds[0], pa, pb);
-                    self.recycled += 1;
-                    continue;
+        self.watched.clear();
+        for (index, contact) in self.contacts.iter_mut().enumerate() {
+            'pair: {
+                if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
+                    break 'pair; // kept as it is
                 }
-                Some(PairCache::Apart {
-                    relative,
-                    extent_b,
-                    gap,
-                }) => {
-                    let r = shapes.speculative_distance(contact.pair.a, contact.pair.b);
-                    if drift(relative, (pa, pb), *extent_b) < gap - margin - r {
-                        self.kept_apart += 1;
-                        continue;
+                let (Some((sa, pa)), Some((sb, pb))) = (
+                    shapes.shape_and_pose(contact.pair.a),
+                    shapes.shape_and_pose(contact.pair.b),
+                ) else {
+                    contact.manifolds.clear();
+                    contact.cache = None;
+                    break 'pair;
+                };
+                let mut reach = None;
+                match &contact.cache {
+                    Some(PairCache::Manifold(recycle)) if recycle.holds(pa, pb) => {
+                        recycle.apply(&mut contact.manifolds[0], pa, pb);
+                        self.recycled += 1;
+                        break 'pair;
                     }
-                    reach = Some(r);
+                    Some(PairCache::Apart {
+                        relative,
+                        extent_b,
+                        gap,
+                    }) => {
+                        let r = shapes.speculative_distance(contact.pair.a, contact.pair.b);
+                        if drift(relative, (pa, pb), *extent_b) < gap - margin - r {
+                            self.kept_apart += 1;
+                            break 'pair;
+                        }
+                        reach = Some(r);
+                    }
+                    _ => {}
                 }
-                _ => {}
-            }
-            let reach = reach
-                .unwrap_or_else(|| shapes.speculative_distance(contact.pair.a, contact.pair.b));
-            old.clear();
-            old_friction.clear();
-            for m in &contact.manifolds {
-                old.extend_from_slice(&m.points);
-                old_friction.push((
-                    m.sub_shape,
-                    m.friction_impulse,
-                    m.twist_impulse,
-                    m.rolling_impulse,
-                ));
-            }
-            let gap = manifolds_or_gap(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
-            for point in contact.manifolds.iter_mut().flat_map(|m| &mut m.points) {
-                if let Some(previous) = old.iter().find(|o| o.id == point.id) {
-                    point.normal_impulse = previous.normal_impulse;
+                let reach = reach
+                    .unwrap_or_else(|| shapes.speculative_distance(contact.pair.a, contact.pair.b));
+                old.clear();
+                old_friction.clear();
+                for m in &contact.manifolds {
+                    old.extend_from_slice(&m.points);
+                    old_friction.push((
+                        m.sub_shape,
+                        m.friction_impulse,
+                        m.twist_impulse,
+                        m.rolling_impulse,
+                    ));
                 }
-            }
-            for m in &mut contact.manifolds {
-                if let Some(&(_, f, t, r)) = old_friction.iter().find(|o| o.0 == m.sub_shape) {
-                    m.friction_impulse = f;
-                    m.twist_impulse = t;
-                    m.rolling_impulse = r;
+                let gap = manifolds_or_gap(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
+                for point in contact.manifolds.iter_mut().flat_map(|m| &mut m.points) {
+                    if let Some(previous) = old.iter().find(|o| o.id == point.id) {
+                        point.normal_impulse = previous.normal_impulse;
+                    }
                 }
+                for m in &mut contact.manifolds {
+                    if let Some(&(_, f, t, r)) = old_friction.iter().find(|o| o.0 == m.sub_shape) {
+                        m.friction_impulse = f;
+                        m.twist_impulse = t;
+                        m.rolling_impulse = r;
+                    }
+                }
+                // Meshes and height fields give a manifold per group of triangles, which a turn
+                // can split or merge: only convex pairs recycle.
+                let convex = |s: &Shape| !matches!(s, Shape::TriMesh(_) | Shape::HeightField(_));
+                contact.cache = match contact.manifolds.as_slice() {
+                    _ if !(convex(sa) && convex(sb)) => None,
+                    [m] => Recycle::new(m, (sa, pa), (sb, pb), margin).map(PairCache::Manifold),
+                    [] if gap > 0.0 => Some(PairCache::Apart {
+                        relative: pa.inv_mul(pb),
+                        extent_b: sb.extent_from(&Point::origin()),
+                        gap,
+                    }),
+                    _ => None,
+                };
             }
-            // Meshes and height fields give a manifold per group of triangles, which a turn
-            // can split or merge: only convex pairs recycle.
-            let convex = |s: &Shape| !matches!(s, Shape::TriMesh(_) | Shape::HeightField(_));
-            contact.cache = match contact.manifolds.as_slice() {
-                _ if !(convex(sa) && convex(sb)) => None,
-                [m] => Recycle::new(m, (sa, pa), (sb, pb), margin).map(PairCache::Manifold),
-                [] if gap > 0.0 => Some(PairCache::Apart {
-                    relative: pa.inv_mul(pb),
-                    extent_b: sb.extent_from(&Point::origin()),
-                    gap,
-                }),
-                _ => None,
-            };
+            // What the engine's walks over the pairs need: points now, or touching before.
+            if contact.touching || !contact.manifolds.is_empty() {
+                self.watched.push(index as u32);
+            }
         }
+    }
+
+    /// The pairs that have points or were touching after the last [`NarrowPhase::update`], in
+    /// pair order: the only ones a step's walks over the pairs (building the solver's contacts,
+    /// reporting touches) need to look at. The others (most pairs of a pile: boxes overlap,
+    /// shapes apart) would be read only to be skipped.
+    pub fn watched(&self) -> &[u32] {
+        &self.watched
     }
 
     /// How many pairs the last [`NarrowPhase::update`] reused instead of making again.

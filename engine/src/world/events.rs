@@ -24,7 +24,9 @@ impl World {
             }
             pair.peak_impulse = pair.peak_impulse.max(step_peak);
         }
-        for i in 0..self.narrow_phase.contacts().len() {
+        // Only pairs with points now, or touching before, can change.
+        for w in 0..self.narrow_phase.watched().len() {
+            let i = self.narrow_phase.watched()[w] as usize;
             let c = &self.narrow_phase.contacts()[i];
             let now = c
                 .manifolds

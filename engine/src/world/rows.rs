@@ -11,7 +11,9 @@ impl World {
     pub(super) fn build_contacts(&mut self) {
         let mut count = 0;
         self.contact_sources.clear();
-        for (index, pair) in self.narrow_phase.contacts().iter().enumerate() {
+        let pairs = self.narrow_phase.contacts();
+        for &index in self.narrow_phase.watched() {
+            let pair = &pairs[index as usize];
             if pair.manifolds.is_empty() {
                 continue;
             }
@@ -63,7 +65,7 @@ impl World {
                 contact.twist_impulse = manifold.twist_impulse;
                 contact.rolling_impulse = manifold.rolling_impulse;
                 contact.user_index = self.contact_sources.len() as u32;
-                self.contact_sources.push((index as u32, m as u32));
+                self.contact_sources.push((index, m as u32));
                 count += 1;
             }
         }
