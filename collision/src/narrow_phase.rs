@@ -39,6 +39,12 @@ pub trait ProxyShapes {
     /// Shape and world pose of `proxy`, or `None` if it is gone (its pair is then skipped).
     fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)>;
 
+    /// World pose of `proxy`, or `None` if it is gone: what reused pairs need (by default from
+    /// [`ProxyShapes::shape_and_pose`]).
+    fn pose(&self, proxy: ProxyId) -> Option<&Isometry<Real>> {
+        self.shape_and_pose(proxy).map(|(_, pose)| pose)
+    }
+
     /// How far (m) proxies `a` and `b` may close on each other before the next update: added
     /// to the margin of their pair so that fast shapes get speculative points in time (shapes
     /// that move together, side by side in a falling pile, need none). Default 0.
@@ -316,10 +322,9 @@ impl NarrowPhase {
                 if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
                     break 'pair; // kept as it is
                 }
-                let (Some((sa, pa)), Some((sb, pb))) = (
-                    shapes.shape_and_pose(contact.pair.a),
-                    shapes.shape_and_pose(contact.pair.b),
-                ) else {
+                let (Some(pa), Some(pb)) =
+                    (shapes.pose(contact.pair.a), shapes.pose(contact.pair.b))
+                else {
                     contact.manifolds.clear();
                     contact.cache = None;
                     break 'pair;
@@ -347,6 +352,14 @@ impl NarrowPhase {
                 }
                 let reach = reach
                     .unwrap_or_else(|| shapes.speculative_distance(contact.pair.a, contact.pair.b));
+                let (Some((sa, pa)), Some((sb, pb))) = (
+                    shapes.shape_and_pose(contact.pair.a),
+                    shapes.shape_and_pose(contact.pair.b),
+                ) else {
+                    contact.manifolds.clear();
+                    contact.cache = None;
+                    break 'pair;
+                };
                 old.clear();
                 old_friction.clear();
                 for m in &contact.manifolds {

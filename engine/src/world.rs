@@ -149,6 +149,10 @@ pub struct World {
     contact_sources: Vec<(u32, u32)>,
     /// Collider slot of each broad-phase proxy (u32::MAX: none).
     proxy_colliders: Vec<u32>,
+    /// What the narrow phase reads of each proxy for every pair, every step, kept compact
+    /// (filled as the colliders are moved, world/collide.rs): reaching it through the
+    /// collider and body arenas cost several cache misses a pair.
+    proxy_motion: Vec<ProxyMotion>,
     solver_bodies: Bodies,
     /// The body slot of each solver body.
     solver_slots: Vec<u32>,
@@ -189,6 +193,7 @@ impl World {
             solver: Solver::default(),
             contact_sources: Vec::new(),
             proxy_colliders: Vec::new(),
+            proxy_motion: Vec::new(),
             solver_bodies: Bodies::default(),
             solver_slots: Vec::new(),
             islands: Islands::default(),
@@ -837,11 +842,48 @@ fn reach(body: &RigidBody, collider: &Collider, dt: Real) -> Real {
     (speed * dt).min(MAX_SPECULATIVE_DISTANCE)
 }
 
+/// A proxy's collider as the narrow phase reads it each step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ProxyMotion {
+    /// The collider's world pose.
+    pose: Isometry<Real>,
+    /// Its body's velocity (m/s).
+    velocity: Vector<Real>,
+    /// Its body's angular speed times the collider's scale (m/s): how fast its surface can
+    /// turn.
+    spin: Real,
+    /// Whether its body rests (static, asleep or quarantined); also set for a proxy with no
+    /// collider.
+    resting: bool,
+}
+
+impl Default for ProxyMotion {
+    fn default() -> Self {
+        ProxyMotion {
+            pose: Isometry::identity(),
+            velocity: Vector::zeros(),
+            spin: 0.0,
+            resting: true,
+        }
+    }
+}
+
+impl ProxyMotion {
+    fn of(body: &RigidBody, collider: &Collider) -> ProxyMotion {
+        ProxyMotion {
+            pose: collider.world_pose,
+            velocity: body.linear_velocity,
+            spin: body.angular_velocity.norm() * collider.scale,
+            resting: body.is_resting(),
+        }
+    }
+}
+
 /// The narrow phase's view of the colliders, by broad-phase proxy.
 struct ColliderView<'w> {
     proxies: &'w [u32],
     colliders: &'w Arena<Collider>,
-    bodies: &'w Arena<RigidBody>,
+    motion: &'w [ProxyMotion],
     dt: Real,
 }
 
@@ -857,23 +899,23 @@ impl ProxyShapes for ColliderView<'_> {
         self.collider(proxy).map(|c| (&c.shape, &c.world_pose))
     }
 
+    fn pose(&self, proxy: ProxyId) -> Option<&Isometry<Real>> {
+        let slot = *self.proxies.get(proxy.0 as usize)?;
+        (slot != u32::MAX).then(|| &self.motion[proxy.0 as usize].pose)
+    }
+
     fn speculative_distance(&self, a: ProxyId, b: ProxyId) -> Real {
-        let (Some(ca), Some(cb)) = (self.collider(a), self.collider(b)) else {
+        let (Some(ma), Some(mb)) = (self.motion.get(a.0 as usize), self.motion.get(b.0 as usize))
+        else {
             return 0.0;
         };
-        let (ba, bb) = (self.bodies.at(ca.body.index), self.bodies.at(cb.body.index));
         // Their relative velocity, and any point's speed about its centre of mass.
-        let closing = (ba.linear_velocity - bb.linear_velocity).norm()
-            + ba.angular_velocity.norm() * ca.scale
-            + bb.angular_velocity.norm() * cb.scale;
+        let closing = (ma.velocity - mb.velocity).norm() + ma.spin + mb.spin;
         (closing * self.dt).min(2.0 * MAX_SPECULATIVE_DISTANCE)
     }
 
     fn is_resting(&self, proxy: ProxyId) -> bool {
-        self.collider(proxy).is_none_or(|c| {
-            let body = self.bodies.at(c.body.index);
-            body.is_resting()
-        })
+        self.motion.get(proxy.0 as usize).is_none_or(|m| m.resting)
     }
 }
 

@@ -8,13 +8,18 @@ impl World {
     /// Moves every collider to its body's pose, with its box grown by the distance its body can
     /// travel this step, and lets the broad phase report pairs that began or ended.
     pub(super) fn update_broad_phase(&mut self, dt: Real) {
+        self.proxy_motion.clear();
+        self.proxy_motion
+            .resize(self.proxy_colliders.len(), ProxyMotion::default());
         for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
             let resting = body.is_resting();
             if resting && collider.world_pose == body.pose * collider.local_pose {
+                self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
                 continue;
             }
             collider.world_pose = body.pose * collider.local_pose;
+            self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
             let aabb = collider
                 .shape
                 .aabb(&collider.world_pose)
@@ -62,7 +67,7 @@ impl World {
         let view = ColliderView {
             proxies: &self.proxy_colliders,
             colliders: &self.colliders,
-            bodies: &self.bodies,
+            motion: &self.proxy_motion,
             dt,
         };
         self.narrow_phase.update(&view);
