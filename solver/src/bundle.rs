@@ -66,7 +66,6 @@ struct PointLanes<const L: usize> {
     anchor_a: V3<L>,
     anchor_b: V3<L>,
     base_separation: F<L>,
-    approach_speed: F<L>,
     max_normal_impulse: F<L>,
     normal_mass: F<L>,
     normal_impulse: F<L>,
@@ -89,7 +88,6 @@ pub struct Bundle<const L: usize> {
     normal: V3<L>,
     tangents: [V3<L>; 2],
     friction: F<L>,
-    restitution: F<L>,
     bias_rate: F<L>,
     mass_scale: F<L>,
     impulse_scale: F<L>,
@@ -101,10 +99,23 @@ pub struct Bundle<const L: usize> {
     twist_impulse: F<L>,
     /// Whether any lane has rolling resistance (most bundles have none: boxes do not roll).
     rolling: bool,
+    /// Whether any lane bounces (restitution above zero).
+    bounces: bool,
+    points: [PointLanes<L>; WIDE_POINTS],
+}
+
+/// What a bundle's passes seldom read, kept apart from it (in a list beside the bundles) so
+/// that the passes over boxes stream fewer bytes: restitution, read once a step, and rolling
+/// resistance, read only by bundles with a round shape in some lane. Past the caches the
+/// kernel is bound by reading its bundles (docs/PERFORMANCE.md).
+#[derive(Clone, Debug, Default)]
+pub struct BundleCold<const L: usize> {
+    restitution: F<L>,
+    /// Each point's normal velocity before the solve, for restitution.
+    approach_speed: [F<L>; WIDE_POINTS],
     rolling_resistance: F<L>,
     rolling_mass: Sym<L>,
     rolling_impulse: V3<L>,
-    points: [PointLanes<L>; WIDE_POINTS],
 }
 
 /// Both bodies' states of each lane, gathered for a pass.
@@ -204,7 +215,6 @@ impl<const L: usize> Bundle<L> {
             normal: V3::default(),
             tangents: [V3::default(); 2],
             friction: F::default(),
-            restitution: F::default(),
             bias_rate: F::default(),
             mass_scale: F::default(),
             impulse_scale: F::default(),
@@ -215,9 +225,7 @@ impl<const L: usize> Bundle<L> {
             twist_mass: F::default(),
             twist_impulse: F::default(),
             rolling: false,
-            rolling_resistance: F::default(),
-            rolling_mass: Sym::default(),
-            rolling_impulse: V3::default(),
+            bounces: false,
             points: [PointLanes::default(); WIDE_POINTS],
         }
     }
@@ -226,6 +234,7 @@ impl<const L: usize> Bundle<L> {
     /// as [`ContactConstraint::new`] prepares it; lanes past them hold nothing.
     pub fn prepare(
         &mut self,
+        cold: &mut BundleCold<L>,
         bodies: &Bodies,
         contacts: &[Contact],
         indices: &[u32],
@@ -233,11 +242,20 @@ impl<const L: usize> Bundle<L> {
     ) {
         if indices.len() < L {
             *self = Bundle::empty();
+            *cold = BundleCold::default();
         }
         self.lanes = indices.len().min(L);
         self.rolling = false;
+        self.bounces = false;
         for (lane, &index) in indices.iter().take(L).enumerate() {
-            self.set_lane(lane, bodies, &contacts[index as usize], index, settings);
+            self.set_lane(
+                lane,
+                cold,
+                bodies,
+                &contacts[index as usize],
+                index,
+                settings,
+            );
         }
     }
 
@@ -247,6 +265,7 @@ impl<const L: usize> Bundle<L> {
     fn set_lane(
         &mut self,
         lane: usize,
+        cold: &mut BundleCold<L>,
         bodies: &Bodies,
         contact: &Contact,
         source: u32,
@@ -265,7 +284,8 @@ impl<const L: usize> Bundle<L> {
         self.tangents[0].set(lane, &c.tangents[0]);
         self.tangents[1].set(lane, &c.tangents[1]);
         self.friction.0[lane] = c.friction;
-        self.restitution.0[lane] = c.restitution;
+        cold.restitution.0[lane] = c.restitution;
+        self.bounces |= c.restitution != 0.0;
         self.bias_rate.0[lane] = c.softness.bias_rate;
         self.mass_scale.0[lane] = c.softness.mass_scale;
         self.impulse_scale.0[lane] = c.softness.impulse_scale;
@@ -280,9 +300,9 @@ impl<const L: usize> Bundle<L> {
         self.twist_mass.0[lane] = c.twist_mass;
         self.twist_impulse.0[lane] = c.twist_impulse;
         self.rolling |= c.rolling_resistance > 0.0;
-        self.rolling_resistance.0[lane] = c.rolling_resistance;
-        self.rolling_mass.set(lane, &c.rolling_mass);
-        self.rolling_impulse.set(lane, &c.rolling_impulse);
+        cold.rolling_resistance.0[lane] = c.rolling_resistance;
+        cold.rolling_mass.set(lane, &c.rolling_mass);
+        cold.rolling_impulse.set(lane, &c.rolling_impulse);
         for (k, q) in self.points.iter_mut().enumerate() {
             let p = contact.points.get(k).map(|p| c.point(p, states, None));
             let (anchor_a, anchor_b) = p.as_ref().map_or((Vector::zeros(), Vector::zeros()), |p| {
@@ -291,7 +311,7 @@ impl<const L: usize> Bundle<L> {
             q.anchor_a.set(lane, &anchor_a);
             q.anchor_b.set(lane, &anchor_b);
             q.base_separation.0[lane] = p.as_ref().map_or(0.0, |p| p.base_separation);
-            q.approach_speed.0[lane] = p.as_ref().map_or(0.0, |p| p.approach_speed);
+            cold.approach_speed[k].0[lane] = p.as_ref().map_or(0.0, |p| p.approach_speed);
             q.max_normal_impulse.0[lane] = 0.0;
             q.normal_mass.0[lane] = p.as_ref().map_or(0.0, |p| p.normal.mass);
             q.normal_impulse.0[lane] = p.as_ref().map_or(0.0, |p| p.normal.impulse);
@@ -300,7 +320,7 @@ impl<const L: usize> Bundle<L> {
     }
 
     /// Hands the accumulated impulses back to the contacts they came from.
-    pub fn unpack(&self, contacts: &mut [Contact]) {
+    pub fn unpack(&self, cold: &BundleCold<L>, contacts: &mut [Contact]) {
         for lane in 0..self.lanes {
             let c = &mut contacts[self.source[lane] as usize];
             for (p, q) in c.points.iter_mut().zip(&self.points) {
@@ -310,7 +330,7 @@ impl<const L: usize> Bundle<L> {
             c.friction_impulse = self.tangents[0].get(lane) * self.friction_impulse[0].0[lane]
                 + self.tangents[1].get(lane) * self.friction_impulse[1].0[lane];
             c.twist_impulse = self.twist_impulse.0[lane];
-            c.rolling_impulse = self.rolling_impulse.get(lane);
+            c.rolling_impulse = cold.rolling_impulse.get(lane);
         }
     }
 
@@ -351,7 +371,7 @@ impl<const L: usize> Bundle<L> {
 
     /// Applies the accumulated impulses.
     #[inline(always)]
-    pub(crate) fn warm_start<const AVX2: bool>(&self, bodies: StateView) {
+    pub(crate) fn warm_start<const AVX2: bool>(&self, cold: &BundleCold<L>, bodies: StateView) {
         let mut a = Lanes::gather::<AVX2>(bodies, &self.body_a);
         let mut b = Lanes::gather::<AVX2>(bodies, &self.body_b);
         let [t1, t2] = &self.tangents;
@@ -363,8 +383,8 @@ impl<const L: usize> Bundle<L> {
         self.apply(&self.center_a, &self.center_b, &friction, &mut a, &mut b);
         self.twist(self.twist_impulse, &mut a, &mut b);
         if self.rolling {
-            a.w -= self.inv_inertia_a.mul(&self.rolling_impulse);
-            b.w += self.inv_inertia_b.mul(&self.rolling_impulse);
+            a.w -= self.inv_inertia_a.mul(&cold.rolling_impulse);
+            b.w += self.inv_inertia_b.mul(&cold.rolling_impulse);
         }
         self.scatter::<AVX2>(bodies, &a, &b);
     }
@@ -374,6 +394,7 @@ impl<const L: usize> Bundle<L> {
     #[inline(always)]
     pub(crate) fn solve<const AVX2: bool>(
         &mut self,
+        cold: &mut BundleCold<L>,
         bodies: StateView,
         settings: &ContactSettings,
         use_bias: bool,
@@ -422,14 +443,14 @@ impl<const L: usize> Bundle<L> {
             q.max_normal_impulse = q.max_normal_impulse.max(total);
         }
         if friction {
-            self.solve_friction(&mut a, &mut b);
+            self.solve_friction(cold, &mut a, &mut b);
         }
         self.scatter::<AVX2>(bodies, &a, &b);
     }
 
     /// Twist, then the central friction block (as [`ContactConstraint`]'s).
     #[inline(always)]
-    fn solve_friction(&mut self, a: &mut Lanes<L>, b: &mut Lanes<L>) {
+    fn solve_friction(&mut self, cold: &mut BundleCold<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
         let (mut total, mut moment) = (F::splat(0.0), F::splat(0.0));
         for p in &self.points {
             total += p.normal_impulse;
@@ -442,13 +463,13 @@ impl<const L: usize> Bundle<L> {
         self.twist(self.twist_impulse - old, a, b);
 
         if self.rolling {
-            let old = self.rolling_impulse;
-            let wanted = old - self.rolling_mass.mul(&(b.w - a.w));
-            let bound = self.rolling_resistance * total;
+            let old = cold.rolling_impulse;
+            let wanted = old - cold.rolling_mass.mul(&(b.w - a.w));
+            let bound = cold.rolling_resistance * total;
             let length = wanted.dot(&wanted).sqrt();
             let scale = length.select_gt(bound, bound / length, F::splat(1.0));
-            self.rolling_impulse = wanted * scale;
-            let delta = self.rolling_impulse - old;
+            cold.rolling_impulse = wanted * scale;
+            let delta = cold.rolling_impulse - old;
             a.w -= self.inv_inertia_a.mul(&delta);
             b.w += self.inv_inertia_b.mul(&delta);
         }
@@ -471,7 +492,15 @@ impl<const L: usize> Bundle<L> {
 
     /// Restitution, once after the substeps (as [`ContactConstraint::restitute`]).
     #[inline(always)]
-    pub(crate) fn restitute<const AVX2: bool>(&mut self, bodies: StateView, threshold: Real) {
+    pub(crate) fn restitute<const AVX2: bool>(
+        &mut self,
+        cold: &BundleCold<L>,
+        bodies: StateView,
+        threshold: Real,
+    ) {
+        if !self.bounces {
+            return;
+        }
         let mut a = Lanes::gather::<AVX2>(bodies, &self.body_a);
         let mut b = Lanes::gather::<AVX2>(bodies, &self.body_b);
         let n = self.normal;
@@ -482,15 +511,15 @@ impl<const L: usize> Bundle<L> {
             // 1 where the point bounces: it approached fast enough and was pushed.
             let mut bounces = F::<L>::splat(0.0);
             for lane in 0..L {
-                if self.restitution.0[lane] != 0.0
-                    && p.approach_speed.0[lane] <= -threshold
+                if cold.restitution.0[lane] != 0.0
+                    && cold.approach_speed[k].0[lane] <= -threshold
                     && p.max_normal_impulse.0[lane] != 0.0
                 {
                     bounces.0[lane] = 1.0;
                     any = true;
                 }
             }
-            let target = -(self.restitution * p.approach_speed);
+            let target = -(cold.restitution * cold.approach_speed[k]);
             let vn = n.dot(&Self::relative_velocity(&p.anchor_a, &p.anchor_b, &a, &b));
             let old = p.normal_impulse;
             let wanted = (old - p.normal_mass * (vn - target)).max(zero);
@@ -529,25 +558,27 @@ pub enum Pass {
 /// One pass over `bundles`; `AVX2` only where compiled with it (see [`Lanes::gather`]).
 #[inline(always)]
 fn run<const L: usize, const AVX2: bool>(
-    bundles: &mut [Bundle<L>],
+    (bundles, colds): (&mut [Bundle<L>], &mut [BundleCold<L>]),
     bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
 ) {
-    for bundle in bundles {
+    for (bundle, cold) in bundles.iter_mut().zip(colds) {
         match pass {
-            Pass::WarmStart => bundle.warm_start::<AVX2>(bodies),
+            Pass::WarmStart => bundle.warm_start::<AVX2>(cold, bodies),
             Pass::Solve { use_bias, friction } => {
-                bundle.solve::<AVX2>(bodies, settings, use_bias, friction)
+                bundle.solve::<AVX2>(cold, bodies, settings, use_bias, friction)
             }
-            Pass::Restitute => bundle.restitute::<AVX2>(bodies, settings.restitution_threshold),
+            Pass::Restitute => {
+                bundle.restitute::<AVX2>(cold, bodies, settings.restitution_threshold)
+            }
         }
     }
 }
 
 /// One pass over `bundles`, compiled for the default instruction set.
 pub(crate) fn pass<const L: usize>(
-    bundles: &mut [Bundle<L>],
+    bundles: (&mut [Bundle<L>], &mut [BundleCold<L>]),
     bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
@@ -559,14 +590,14 @@ pub(crate) fn pass<const L: usize>(
 /// solve by the caller); the same operations, so the same bits, as [`pass`].
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn pass_avx2(
-    bundles: &mut [Bundle<8>],
+    bundles: (&mut [Bundle<8>], &mut [BundleCold<8>]),
     bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
 ) {
     #[target_feature(enable = "avx2")]
     unsafe fn avx2(
-        bundles: &mut [Bundle<8>],
+        bundles: (&mut [Bundle<8>], &mut [BundleCold<8>]),
         bodies: StateView,
         settings: &ContactSettings,
         pass: Pass,

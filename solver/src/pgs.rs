@@ -11,7 +11,7 @@
 //! from their motion over the step.
 
 use crate::body::{Bodies, BodySim, BodyState, StateView};
-use crate::bundle::{self, Bundle, Pass};
+use crate::bundle::{self, Bundle, BundleCold, Pass};
 use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
 use crate::joint::{JointConstraint, JointSettings};
@@ -187,7 +187,7 @@ struct Stages<'a> {
     sims: *const BodySim,
     body_count: usize,
     /// Each lane count's bundle list (only one is filled), and the colours' ranges in it.
-    lists: (Shared<Bundle<1>>, Shared<Bundle<4>>, Shared<Bundle<8>>),
+    lists: (Lists<1>, Lists<4>, Lists<8>),
     lanes: usize,
     colours: &'a [std::ops::Range<usize>],
     joints: Shared<Vec<JointConstraint>>,
@@ -319,20 +319,10 @@ impl Stages<'_> {
             // disjoint moving bodies; the barrier orders the colours.
             unsafe {
                 match self.lanes {
-                    1 => bundle::pass(
-                        std::slice::from_raw_parts_mut(self.lists.0 .0.add(start), len),
-                        view,
-                        self.contact,
-                        pass,
-                    ),
-                    4 => bundle::pass(
-                        std::slice::from_raw_parts_mut(self.lists.1 .0.add(start), len),
-                        view,
-                        self.contact,
-                        pass,
-                    ),
+                    1 => bundle::pass(self.lists.0.part(start, len), view, self.contact, pass),
+                    4 => bundle::pass(self.lists.1.part(start, len), view, self.contact, pass),
                     _ => {
-                        let part = std::slice::from_raw_parts_mut(self.lists.2 .0.add(start), len);
+                        let part = self.lists.2.part(start, len);
                         #[cfg(target_arch = "x86_64")]
                         bundle::pass_avx2(part, view, self.contact, pass);
                         #[cfg(not(target_arch = "x86_64"))]
@@ -345,12 +335,56 @@ impl Stages<'_> {
     }
 }
 
+/// One lane count's bundles and, index for index, their cold halves, as the workers share them.
+struct Lists<const L: usize>(Shared<Bundle<L>>, Shared<BundleCold<L>>);
+
+impl<const L: usize> Lists<L> {
+    fn of(bundles: &mut Packed<L>) -> Lists<L> {
+        Lists(
+            Shared(bundles.hot.as_mut_ptr()),
+            Shared(bundles.cold.as_mut_ptr()),
+        )
+    }
+
+    /// Bundles `start..start + len` and their cold halves.
+    ///
+    /// # Safety
+    /// In bounds of the lists, and no other worker touches the same bundles meanwhile.
+    unsafe fn part<'a>(
+        &self,
+        start: usize,
+        len: usize,
+    ) -> (&'a mut [Bundle<L>], &'a mut [BundleCold<L>]) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            (
+                std::slice::from_raw_parts_mut(self.0 .0.add(start), len),
+                std::slice::from_raw_parts_mut(self.1 .0.add(start), len),
+            )
+        }
+    }
+}
+
+/// One lane count's bundles, hot and cold halves in two lists of the same length.
+#[derive(Debug, Default)]
+struct Packed<const L: usize> {
+    hot: Vec<Bundle<L>>,
+    cold: Vec<BundleCold<L>>,
+}
+
+impl<const L: usize> Packed<L> {
+    fn clear(&mut self) {
+        self.hot.clear();
+        self.cold.clear();
+    }
+}
+
 /// The coloured contacts packed for one lane count (the others stay empty).
 #[derive(Debug, Default)]
 struct Bundles {
-    one: Vec<Bundle<1>>,
-    four: Vec<Bundle<4>>,
-    eight: Vec<Bundle<8>>,
+    one: Packed<1>,
+    four: Packed<4>,
+    eight: Packed<8>,
     /// Each colour's bundles, as a range of the filled list.
     colours: Vec<std::ops::Range<usize>>,
 }
@@ -366,7 +400,7 @@ impl Bundles {
         lanes: usize,
     ) {
         fn fill<const L: usize>(
-            out: &mut Vec<Bundle<L>>,
+            out: &mut Packed<L>,
             ranges: &mut Vec<std::ops::Range<usize>>,
             (bodies, contacts, settings): (&Bodies, &[Contact], &ContactSettings),
             colouring: &Colouring,
@@ -377,15 +411,17 @@ impl Bundles {
             for colour in &colouring.colours {
                 let start = used;
                 for chunk in colour.chunks(L) {
-                    if used == out.len() {
-                        out.push(Bundle::empty());
+                    if used == out.hot.len() {
+                        out.hot.push(Bundle::empty());
+                        out.cold.push(BundleCold::default());
                     }
-                    out[used].prepare(bodies, contacts, chunk, settings);
+                    out.hot[used].prepare(&mut out.cold[used], bodies, contacts, chunk, settings);
                     used += 1;
                 }
                 ranges.push(start..used);
             }
-            out.truncate(used);
+            out.hot.truncate(used);
+            out.cold.truncate(used);
         }
         self.colours.clear();
         let ranges = &mut self.colours;
@@ -409,9 +445,14 @@ impl Bundles {
 
     /// Hands the impulses back to the contacts.
     fn unpack(&self, contacts: &mut [Contact]) {
-        self.one.iter().for_each(|b| b.unpack(contacts));
-        self.four.iter().for_each(|b| b.unpack(contacts));
-        self.eight.iter().for_each(|b| b.unpack(contacts));
+        fn each<const L: usize>(p: &Packed<L>, contacts: &mut [Contact]) {
+            for (hot, cold) in p.hot.iter().zip(&p.cold) {
+                hot.unpack(cold, contacts);
+            }
+        }
+        each(&self.one, contacts);
+        each(&self.four, contacts);
+        each(&self.eight, contacts);
     }
 }
 
@@ -450,9 +491,9 @@ impl Solver {
         let workers = settings.threads.clamp(1, MAX_THREADS) as usize;
         let barrier = Barrier::new(workers);
         let lists = (
-            Shared(self.bundles.one.as_mut_ptr()),
-            Shared(self.bundles.four.as_mut_ptr()),
-            Shared(self.bundles.eight.as_mut_ptr()),
+            Lists::of(&mut self.bundles.one),
+            Lists::of(&mut self.bundles.four),
+            Lists::of(&mut self.bundles.eight),
         );
         let (states, sims, body_count) = (
             Shared(bodies.states.as_mut_ptr()),
