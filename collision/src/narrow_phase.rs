@@ -104,6 +104,43 @@ pub enum PairCache {
     },
 }
 
+impl PairContact {
+    /// Whether the pair's cache fits its manifolds and holds finite numbers: a reused manifold
+    /// is the pair's only one, with as many points as the cache keeps (at most four); a pair
+    /// kept apart has no manifold. Snapshots are refused when it does not.
+    pub fn cache_is_consistent(&self) -> bool {
+        let finite = |i: &Isometry<Real>| {
+            i.translation.vector.iter().all(|x| x.is_finite())
+                && i.rotation.coords.iter().all(|x| x.is_finite())
+        };
+        match &self.cache {
+            None => true,
+            Some(PairCache::Manifold(r)) => {
+                self.manifolds.len() == 1
+                    && (1..=4).contains(&self.manifolds[0].points.len())
+                    && finite(&r.pose_a)
+                    && finite(&r.pose_b)
+                    && finite(&r.relative)
+                    && r.tolerance.is_finite()
+                    && r.extent_b.is_finite()
+                    && r.points.iter().all(|(a, b, base)| {
+                        a.iter().chain(b.iter()).all(|x| x.is_finite()) && base.is_finite()
+                    })
+            }
+            Some(PairCache::Apart {
+                relative,
+                extent_b,
+                gap,
+            }) => {
+                self.manifolds.is_empty()
+                    && finite(relative)
+                    && extent_b.is_finite()
+                    && gap.is_finite()
+            }
+        }
+    }
+}
+
 /// How far (m) any point of B can have moved relative to A since B's pose relative to A was
 /// `was`, the colliders now being at `now`: the relative translation, plus the chord
 /// `2 extent sin(angle / 2)` of the relative turn at B's farthest point.
@@ -331,7 +368,11 @@ impl NarrowPhase {
                 };
                 let mut reach = None;
                 match &contact.cache {
-                    Some(PairCache::Manifold(recycle)) if recycle.holds(pa, pb) => {
+                    // (A cache that does not fit its manifolds, as a hostile snapshot could
+                    // hold, is never used: the pair is queried.)
+                    Some(PairCache::Manifold(recycle))
+                        if contact.manifolds.len() == 1 && recycle.holds(pa, pb) =>
+                    {
                         recycle.apply(&mut contact.manifolds[0], pa, pb);
                         self.recycled += 1;
                         break 'pair;
@@ -479,6 +520,51 @@ impl NarrowPhase {
 mod tests {
     use super::*;
     use parry3d::math::Vector;
+
+    /// A cache that no longer fits its manifolds (a hostile snapshot's) is reported and never
+    /// used: the next update queries the pair instead of indexing a manifold that is not there.
+    #[test]
+    fn a_cache_that_does_not_fit_is_refused_and_not_used() {
+        let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+        let colliders = vec![
+            (cube.clone(), Isometry::identity()),
+            (cube, Isometry::translation(0.1, 0.99, 0.05)),
+        ];
+        let pair = ProxyPair {
+            a: ProxyId(0),
+            b: ProxyId(1),
+        };
+        let mut narrow = NarrowPhase::new(0.02);
+        narrow.apply(&[PairEvent::Began(pair)]);
+        narrow.update(colliders.as_slice());
+        assert!(matches!(
+            narrow.contacts()[0].cache,
+            Some(PairCache::Manifold(_))
+        ));
+        assert!(narrow.contacts()[0].cache_is_consistent());
+        narrow.contacts_mut()[0].manifolds.clear();
+        assert!(!narrow.contacts()[0].cache_is_consistent());
+        narrow.update(colliders.as_slice());
+        assert_eq!(narrow.recycled(), 0);
+        assert_eq!(narrow.contacts()[0].manifolds[0].points.len(), 4);
+        assert!(narrow.contacts()[0].cache_is_consistent());
+        // Apart with a manifold, or with a NaN gap, is refused too.
+        let contact = &mut narrow.contacts_mut()[0];
+        contact.cache = Some(PairCache::Apart {
+            relative: Isometry::identity(),
+            extent_b: 1.0,
+            gap: 0.5,
+        });
+        assert!(!contact.cache_is_consistent());
+        contact.manifolds.clear();
+        assert!(contact.cache_is_consistent());
+        contact.cache = Some(PairCache::Apart {
+            relative: Isometry::identity(),
+            extent_b: 1.0,
+            gap: Real::NAN,
+        });
+        assert!(!contact.cache_is_consistent());
+    }
 
     #[test]
     fn impulses_follow_feature_ids_and_pairs_end() {

@@ -137,7 +137,7 @@ impl Workers {
             threads: Vec::with_capacity(count - 1),
         };
         for index in 1..count {
-            let state = state_of(&workers);
+            let state = std::sync::Arc::clone(&workers.state);
             let thread = std::thread::Builder::new()
                 .name(format!("sprung-solver-{index}"))
                 .spawn(move || serve(&state, index, count))
@@ -146,10 +146,6 @@ impl Workers {
         }
         Some(workers)
     }
-}
-
-fn state_of(workers: &Workers) -> std::sync::Arc<State> {
-    std::sync::Arc::clone(&workers.state)
 }
 
 /// A worker's loop: wait for a generation, run its work, report it done.

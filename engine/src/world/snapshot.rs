@@ -272,6 +272,9 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
         if !finite {
             return Err("a contact's numbers");
         }
+        if !c.cache_is_consistent() {
+            return Err("a contact's cache");
+        }
     }
     if !s.islands.is_consistent(&s.bodies) {
         return Err("the sleeping islands");
