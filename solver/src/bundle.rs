@@ -21,7 +21,7 @@
 
 use crate::body::Bodies;
 use crate::body::{StateView, STATIC};
-use crate::contact::{Contact, ContactFrame, ContactSettings};
+use crate::contact::{Contact, ContactSettings, FRICTION_CENTRE_REACH};
 use crate::graph::WIDE_POINTS;
 use crate::wide::{cross, F, Q, V3};
 use crate::{Matrix, Real, Vector};
@@ -55,6 +55,52 @@ impl<const L: usize> Sym<L> {
             z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
         }
     }
+}
+
+/// A full 3x3 matrix of lanes, for preparation: its products are nalgebra's, in nalgebra's
+/// order (a world inverse inertia need not be symmetric to the last bit).
+#[derive(Clone, Copy, Debug, Default)]
+struct M3<const L: usize> {
+    columns: [V3<L>; 3],
+}
+
+impl<const L: usize> M3<L> {
+    fn set(&mut self, lane: usize, m: &Matrix) {
+        for (j, column) in self.columns.iter_mut().enumerate() {
+            column.set(lane, &m.column(j).into_owned());
+        }
+    }
+
+    /// `M v`, summed column by column as nalgebra's `gemv` does.
+    #[inline(always)]
+    fn mul(&self, v: &V3<L>) -> V3<L> {
+        let [c0, c1, c2] = &self.columns;
+        *c0 * v.x + *c1 * v.y + *c2 * v.z
+    }
+
+    #[inline(always)]
+    fn add(&self, o: &M3<L>) -> M3<L> {
+        M3 {
+            columns: std::array::from_fn(|j| self.columns[j] + o.columns[j]),
+        }
+    }
+}
+
+/// A bundle's preparation inputs that the passes do not keep.
+#[derive(Clone, Copy, Debug, Default)]
+struct Inputs<const L: usize> {
+    inertia_a: M3<L>,
+    inertia_b: M3<L>,
+    /// The bodies' velocities at the start of the step (for the approach speeds).
+    velocity_a: V3<L>,
+    spin_a: V3<L>,
+    velocity_b: V3<L>,
+    spin_b: V3<L>,
+    /// Last step's friction impulse (world).
+    friction_impulse: V3<L>,
+    separation: [F<L>; WIDE_POINTS],
+    /// 1 where the contact has point `k`, else 0.
+    present: [F<L>; WIDE_POINTS],
 }
 
 /// One point of each lane: 12 floats a lane. The rows' Jacobians are not stored: they are the
@@ -172,21 +218,23 @@ fn scatter<const L: usize, const AVX2: bool>(
     // The same sums, lane by lane, on every path.
     let sum = (a.v.x + a.v.y + a.v.z) + (a.w.x + a.w.y + a.w.z);
     let sum = sum + ((b.v.x + b.v.y + b.v.z) + (b.w.x + b.w.y + b.w.z));
-    let finite: [bool; L] = std::array::from_fn(|lane| sum.0[lane].is_finite());
     #[cfg(target_arch = "x86_64")]
     if AVX2 && L == 8 {
-        let write = |m: &F<L>| std::array::from_fn(|lane| finite[lane] && m.0[lane] > 0.0);
         // SAFETY: as in `Lanes::gather`; the bodies written are this bundle's moving ones,
         // which no other worker touches during this colour.
         unsafe {
             let cast = |i: &[u32; L]| &*(i as *const [u32; L] as *const [u32; 8]);
+            let eight = |x: &F<L>| &*(x as *const F<L> as *const F<8>);
             let lanes = |l: &Lanes<L>| &*(l as *const Lanes<L> as *const Lanes<8>);
             let (a8, b8) = (lanes(a), lanes(b));
-            crate::transpose::scatter(bodies, cast(index.0), write(moving.0), &a8.v, &a8.w);
-            crate::transpose::scatter(bodies, cast(index.1), write(moving.1), &b8.v, &b8.w);
+            let (write_a, write_b) =
+                crate::transpose::write_masks(eight(&sum), (eight(moving.0), eight(moving.1)));
+            crate::transpose::scatter(bodies, cast(index.0), write_a, &a8.v, &a8.w);
+            crate::transpose::scatter(bodies, cast(index.1), write_b, &b8.v, &b8.w);
         }
         return;
     }
+    let finite: [bool; L] = std::array::from_fn(|lane| sum.0[lane].is_finite());
     for lane in 0..L {
         if !finite[lane] {
             continue;
@@ -230,8 +278,14 @@ impl<const L: usize> Bundle<L> {
         }
     }
 
-    /// Prepares `indices` (at most `L`) of `contacts` into this bundle's lanes, in place, each
-    /// as [`ContactConstraint::new`] prepares it; lanes past them hold nothing.
+    /// Prepares `indices` (at most `L`) of `contacts` into this bundle's lanes, in place, as
+    /// [`ContactConstraint::new`] prepares each: every lane's inputs are copied in one by one
+    /// ([`Bundle::load_lane`]), then what is derived from them is computed for all lanes at
+    /// once ([`Bundle::derive`]), with the scalar preparation's operations in its order, so
+    /// that both give the same bits. Lanes past `indices` hold nothing.
+    ///
+    /// [`ContactConstraint::new`]: crate::contact::ContactConstraint::new
+    #[inline(always)]
     pub fn prepare(
         &mut self,
         cold: &mut BundleCold<L>,
@@ -247,75 +301,160 @@ impl<const L: usize> Bundle<L> {
         self.lanes = indices.len().min(L);
         self.rolling = false;
         self.bounces = false;
+        let mut inputs = Inputs::default();
         for (lane, &index) in indices.iter().take(L).enumerate() {
-            self.set_lane(
-                lane,
-                cold,
-                bodies,
-                &contacts[index as usize],
-                index,
-                settings,
-            );
+            let contact = &contacts[index as usize];
+            self.load_lane(lane, cold, &mut inputs, bodies, contact, index, settings);
         }
+        self.derive(cold, &inputs);
     }
 
-    /// Lane `lane` prepared from `contact`, index `source` of the solver's list; every field
-    /// of the lane is written (missing points and rolling resistance as zeros).
-    #[inline]
-    fn set_lane(
+    /// Copies lane `lane`'s inputs from `contact`, index `source` of the solver's list: what
+    /// the passes read as given (bodies, masses, normal, material, softness, impulses,
+    /// anchors) into the lane, the rest into `inputs`. Missing points and rolling resistance
+    /// are zeros.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn load_lane(
         &mut self,
         lane: usize,
         cold: &mut BundleCold<L>,
+        inputs: &mut Inputs<L>,
         bodies: &Bodies,
         contact: &Contact,
         source: u32,
         settings: &ContactSettings,
     ) {
-        let c = ContactFrame::new(bodies, contact, settings);
-        let states = (bodies.state(c.body_a), bodies.state(c.body_b));
-        self.body_a[lane] = c.body_a;
-        self.body_b[lane] = c.body_b;
+        let (body_a, body_b) = (contact.body_a, contact.body_b);
+        let ((inv_mass_a, inertia_a), (inv_mass_b, inertia_b)) =
+            (bodies.mass(body_a), bodies.mass(body_b));
+        let (state_a, state_b) = (bodies.state(body_a), bodies.state(body_b));
+        self.body_a[lane] = body_a;
+        self.body_b[lane] = body_b;
         self.source[lane] = source;
-        self.inv_mass_a.0[lane] = c.inv_mass_a;
-        self.inv_mass_b.0[lane] = c.inv_mass_b;
-        self.inv_inertia_a.set(lane, &c.inv_inertia_a);
-        self.inv_inertia_b.set(lane, &c.inv_inertia_b);
-        self.normal.set(lane, &c.normal);
-        self.tangents[0].set(lane, &c.tangents[0]);
-        self.tangents[1].set(lane, &c.tangents[1]);
-        self.friction.0[lane] = c.friction;
-        cold.restitution.0[lane] = c.restitution;
-        self.bounces |= c.restitution != 0.0;
-        self.bias_rate.0[lane] = c.softness.bias_rate;
-        self.mass_scale.0[lane] = c.softness.mass_scale;
-        self.impulse_scale.0[lane] = c.softness.impulse_scale;
-        self.center_a.set(lane, &c.center_a);
-        self.center_b.set(lane, &c.center_b);
-        for k in 0..3 {
-            self.tangent_mass[k].0[lane] = c.tangent_mass[k];
-        }
-        for k in 0..2 {
-            self.friction_impulse[k].0[lane] = c.friction_impulse[k];
-        }
-        self.twist_mass.0[lane] = c.twist_mass;
-        self.twist_impulse.0[lane] = c.twist_impulse;
-        self.rolling |= c.rolling_resistance > 0.0;
-        cold.rolling_resistance.0[lane] = c.rolling_resistance;
-        cold.rolling_mass.set(lane, &c.rolling_mass);
-        cold.rolling_impulse.set(lane, &c.rolling_impulse);
+        self.inv_mass_a.0[lane] = inv_mass_a;
+        self.inv_mass_b.0[lane] = inv_mass_b;
+        self.inv_inertia_a.set(lane, &inertia_a);
+        self.inv_inertia_b.set(lane, &inertia_b);
+        inputs.inertia_a.set(lane, &inertia_a);
+        inputs.inertia_b.set(lane, &inertia_b);
+        inputs.velocity_a.set(lane, &state_a.linear_velocity);
+        inputs.spin_a.set(lane, &state_a.angular_velocity);
+        inputs.velocity_b.set(lane, &state_b.linear_velocity);
+        inputs.spin_b.set(lane, &state_b.angular_velocity);
+        self.normal.set(lane, &contact.normal);
+        let material = &contact.material;
+        self.friction.0[lane] = material.friction;
+        cold.restitution.0[lane] = material.restitution;
+        self.bounces |= material.restitution != 0.0;
+        let softness = if inv_mass_a == 0.0 || inv_mass_b == 0.0 {
+            settings.static_softness
+        } else {
+            settings.softness
+        };
+        self.bias_rate.0[lane] = softness.bias_rate;
+        self.mass_scale.0[lane] = softness.mass_scale;
+        self.impulse_scale.0[lane] = softness.impulse_scale;
+        inputs.friction_impulse.set(lane, &contact.friction_impulse);
+        self.twist_impulse.0[lane] = contact.twist_impulse;
+        let rolling = material.rolling_resistance;
+        self.rolling |= rolling > 0.0;
+        cold.rolling_resistance.0[lane] = rolling;
+        let (rolling_mass, rolling_impulse) = if rolling > 0.0 {
+            let mass = (inertia_a + inertia_b).try_inverse();
+            (mass.unwrap_or_else(Matrix::zeros), contact.rolling_impulse)
+        } else {
+            (Matrix::zeros(), Vector::zeros())
+        };
+        cold.rolling_mass.set(lane, &rolling_mass);
+        cold.rolling_impulse.set(lane, &rolling_impulse);
         for (k, q) in self.points.iter_mut().enumerate() {
-            let p = contact.points.get(k).map(|p| c.point(p, states, None));
-            let (anchor_a, anchor_b) = p.as_ref().map_or((Vector::zeros(), Vector::zeros()), |p| {
-                (p.anchor_a, p.anchor_b)
-            });
-            q.anchor_a.set(lane, &anchor_a);
-            q.anchor_b.set(lane, &anchor_b);
-            q.base_separation.0[lane] = p.as_ref().map_or(0.0, |p| p.base_separation);
-            cold.approach_speed[k].0[lane] = p.as_ref().map_or(0.0, |p| p.approach_speed);
+            let p = contact.points.get(k).copied().unwrap_or_default();
+            q.anchor_a.set(lane, &p.anchor_a);
+            q.anchor_b.set(lane, &p.anchor_b);
+            q.normal_impulse.0[lane] = p.normal_impulse;
             q.max_normal_impulse.0[lane] = 0.0;
-            q.normal_mass.0[lane] = p.as_ref().map_or(0.0, |p| p.normal.mass);
-            q.normal_impulse.0[lane] = p.as_ref().map_or(0.0, |p| p.normal.impulse);
-            q.lever_arm.0[lane] = p.as_ref().map_or(0.0, |p| p.lever_arm);
+            inputs.separation[k].0[lane] = p.separation;
+            inputs.present[k].0[lane] = if k < contact.points.len() { 1.0 } else { 0.0 };
+        }
+    }
+
+    /// Everything the lanes' inputs imply, all lanes at once, as [`ContactFrame::new`] and
+    /// [`ContactFrame::point`] compute it one contact at a time: the friction frame and centre,
+    /// the tangent block's and twist's masses, and each point's base separation, effective
+    /// mass, lever arm and approach speed.
+    ///
+    /// [`ContactFrame::new`]: crate::contact::ContactFrame::new
+    /// [`ContactFrame::point`]: crate::contact::ContactFrame::point
+    #[inline(always)]
+    fn derive(&mut self, cold: &mut BundleCold<L>, inputs: &Inputs<L>) {
+        let (zero, one) = (F::splat(0.0), F::splat(1.0));
+        let n = self.normal;
+        let (ma, mb) = (self.inv_mass_a, self.inv_mass_b);
+        let (ia, ib) = (&inputs.inertia_a, &inputs.inertia_b);
+        // The tangents, as `contact::tangents` chooses them.
+        let first = F::splat(0.57).select_gt(n.x.abs(), one, zero);
+        let axis = V3 {
+            x: first,
+            y: one - first,
+            z: zero,
+        };
+        let t1 = cross(&n, &axis);
+        let length = t1.dot(&t1).sqrt();
+        // (An empty lane has no normal: its frame stays zero.)
+        let t1 = V3::select_gt(length, zero, &t1.unscale(length), &V3::default());
+        self.tangents = [t1, cross(&n, &t1)];
+        // The friction centre: points weighted so that far speculative ones hardly count.
+        let (mut center_a, mut center_b, mut total) = (V3::default(), V3::default(), zero);
+        let reach = F::splat(FRICTION_CENTRE_REACH);
+        for k in 0..WIDE_POINTS {
+            let p = &self.points[k];
+            let weight = (one - inputs.separation[k] / reach).clamp(0.01, 1.0);
+            let weight = inputs.present[k].select_gt(zero, weight, zero);
+            center_a += p.anchor_a * weight;
+            center_b += p.anchor_b * weight;
+            total += weight;
+        }
+        let divisor = total.select_gt(zero, total, one);
+        self.center_a = V3::select_gt(total, zero, &center_a.unscale(divisor), &center_a);
+        self.center_b = V3::select_gt(total, zero, &center_b.unscale(divisor), &center_b);
+        // The tangent block: K_ij = (m_a + m_b) t_i . t_j + (r_a x t_i) . I_a^-1 (r_a x t_j) + B's.
+        let (ca, cb) = (self.center_a, self.center_b);
+        let rta = [cross(&ca, &self.tangents[0]), cross(&ca, &self.tangents[1])];
+        let rtb = [cross(&cb, &self.tangents[0]), cross(&cb, &self.tangents[1])];
+        let k = |i: usize, j: usize| {
+            let linear = if i == j { ma + mb } else { zero };
+            linear + rta[i].dot(&ia.mul(&rta[j])) + rtb[i].dot(&ib.mul(&rtb[j]))
+        };
+        let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
+        let det = k11 * k22 - k12 * k12;
+        let positive = det.select_gt(zero, det, one);
+        self.tangent_mass =
+            [k22 / positive, -k12 / positive, k11 / positive].map(|m| det.select_gt(zero, m, zero));
+        let twist = n.dot(&ia.add(ib).mul(&n));
+        self.twist_mass = twist.select_gt(zero, one / twist.select_gt(zero, twist, one), zero);
+        let friction = inputs.friction_impulse;
+        self.friction_impulse = [
+            friction.dot(&self.tangents[0]),
+            friction.dot(&self.tangents[1]),
+        ];
+        // Each point's normal row, as `PointRow::new` and `ContactFrame::point` make it.
+        for k in 0..WIDE_POINTS {
+            let present = inputs.present[k];
+            let p = &mut self.points[k];
+            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            let (angular_a, angular_b) = (cross(&ra, &n), cross(&rb, &n));
+            let k_n =
+                ma + mb + angular_a.dot(&ia.mul(&angular_a)) + angular_b.dot(&ib.mul(&angular_b));
+            let mass = k_n.select_gt(zero, one / k_n.select_gt(zero, k_n, one), zero);
+            p.normal_mass = present.select_gt(zero, mass, zero);
+            p.base_separation = inputs.separation[k] - n.dot(&(rb - ra));
+            let lever = ra - ca;
+            p.lever_arm = present.select_gt(zero, lever.dot(&lever).sqrt(), zero);
+            let approach = n.dot(&(inputs.velocity_b - inputs.velocity_a))
+                + angular_b.dot(&inputs.spin_b)
+                - angular_a.dot(&inputs.spin_a);
+            cold.approach_speed[k] = present.select_gt(zero, approach, zero);
         }
     }
 
@@ -609,5 +748,153 @@ pub(crate) fn pass_avx2(
         unsafe { avx2(bundles, bodies, settings, pass) }
     } else {
         run::<8, false>(bundles, bodies, settings, pass)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::{BodySim, BodyState};
+    use crate::contact::{ContactConstraint, ContactMaterial, ContactPointInput};
+    use crate::pgs::SolverSettings;
+    use crate::Quaternion;
+
+    /// A small deterministic generator (no dependency for one test).
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> Real {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((self.0 >> 40) as Real / (1u64 << 24) as Real) * 2.0 - 1.0
+        }
+        fn vector(&mut self) -> Vector {
+            Vector::new(self.next(), self.next(), self.next())
+        }
+    }
+
+    /// The wide preparation gives, lane by lane and bit for bit, what the scalar preparation
+    /// of the same contact gives: friction frame and centre, masses, and every point's row.
+    #[test]
+    fn wide_preparation_matches_the_scalar_one() {
+        let mut rng = Lcg(7);
+        let mut bodies = Bodies::default();
+        for i in 0..6 {
+            let turn = Quaternion::from_euler_angles(rng.next(), rng.next(), rng.next());
+            let d = Matrix::from_diagonal(&Vector::new(1.3, 0.7 + 0.1 * i as Real, 2.1));
+            let r = turn.to_rotation_matrix().into_inner();
+            let sim = BodySim {
+                inv_mass: if i == 5 { 0.0 } else { 0.5 + 0.1 * i as Real },
+                inv_inertia: if i == 5 {
+                    Matrix::zeros()
+                } else {
+                    r * d * r.transpose()
+                },
+                principal_inertia: Vector::zeros(),
+                principal_frame: Quaternion::identity(),
+                gyroscopic: false,
+                position: Vector::zeros(),
+                rotation: Quaternion::identity(),
+                linear_acceleration: Vector::zeros(),
+                angular_acceleration: Vector::zeros(),
+                linear_damping: 0.0,
+                angular_damping: 0.0,
+            };
+            bodies.push(BodyState::moving(rng.vector(), rng.vector()), sim);
+        }
+        let pairs = [
+            (0, 1),
+            (2, STATIC),
+            (STATIC, 3),
+            (4, 5),
+            (1, 2),
+            (3, 0),
+            (5, 4),
+        ];
+        let contacts: Vec<Contact> = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| Contact {
+                body_a: a,
+                body_b: b,
+                normal: rng.vector().normalize(),
+                material: ContactMaterial {
+                    friction: 0.6,
+                    restitution: if i % 2 == 0 { 0.3 } else { 0.0 },
+                    spring: None,
+                    rolling_resistance: if i == 3 { 0.02 } else { 0.0 },
+                },
+                points: (0..=i % 4)
+                    .map(|_| ContactPointInput {
+                        anchor_a: rng.vector(),
+                        anchor_b: rng.vector(),
+                        separation: 0.1 * rng.next(),
+                        normal_impulse: rng.next().abs(),
+                        max_normal_impulse: 0.0,
+                    })
+                    .collect(),
+                friction_impulse: rng.vector(),
+                twist_impulse: rng.next(),
+                rolling_impulse: rng.vector(),
+                user_index: i as u32,
+            })
+            .collect();
+        let settings = SolverSettings::default().contact_settings(1.0 / 60.0);
+        let indices: Vec<u32> = (0..contacts.len() as u32).collect();
+        let (mut bundle, mut cold) = (Bundle::<8>::empty(), BundleCold::default());
+        bundle.prepare(&mut cold, &bodies, &contacts, &indices, &settings);
+        assert_eq!(bundle.lanes, contacts.len());
+        let bits = |x: Real| x.to_bits();
+        let same = |a: &Vector, b: &Vector| a.map(bits) == b.map(bits);
+        for (lane, contact) in contacts.iter().enumerate() {
+            let c = ContactConstraint::new(&bodies, contact, lane as u32, &settings);
+            let f = &c.frame;
+            assert!(
+                same(&bundle.tangents[0].get(lane), &f.tangents[0]),
+                "lane {lane}"
+            );
+            assert!(
+                same(&bundle.tangents[1].get(lane), &f.tangents[1]),
+                "lane {lane}"
+            );
+            assert!(same(&bundle.center_a.get(lane), &f.center_a), "lane {lane}");
+            assert!(same(&bundle.center_b.get(lane), &f.center_b), "lane {lane}");
+            for k in 0..3 {
+                assert_eq!(
+                    bits(bundle.tangent_mass[k].0[lane]),
+                    bits(f.tangent_mass[k])
+                );
+            }
+            for k in 0..2 {
+                assert_eq!(
+                    bits(bundle.friction_impulse[k].0[lane]),
+                    bits(f.friction_impulse[k])
+                );
+            }
+            assert_eq!(bits(bundle.twist_mass.0[lane]), bits(f.twist_mass));
+            assert_eq!(bits(bundle.bias_rate.0[lane]), bits(f.softness.bias_rate));
+            assert!(same(&cold.rolling_impulse.get(lane), &f.rolling_impulse));
+            for (k, p) in c.points.iter().enumerate() {
+                let q = &bundle.points[k];
+                assert_eq!(bits(q.base_separation.0[lane]), bits(p.base_separation));
+                assert_eq!(
+                    bits(q.normal_mass.0[lane]),
+                    bits(p.normal.mass),
+                    "lane {lane}"
+                );
+                assert_eq!(bits(q.lever_arm.0[lane]), bits(p.lever_arm));
+                assert_eq!(bits(q.normal_impulse.0[lane]), bits(p.normal.impulse));
+                assert_eq!(bits(cold.approach_speed[k].0[lane]), bits(p.approach_speed));
+            }
+            for k in c.points.len()..WIDE_POINTS {
+                assert_eq!(bundle.points[k].normal_mass.0[lane], 0.0);
+            }
+        }
+        // The empty lane holds nothing: no masses, no frame.
+        let empty = contacts.len();
+        assert_eq!(bundle.inv_mass_a.0[empty], 0.0);
+        assert_eq!(bundle.tangent_mass[0].0[empty], 0.0);
+        assert!(bundle.tangents[0].get(empty).iter().all(|x| *x == 0.0));
     }
 }

@@ -264,7 +264,7 @@ pub struct ContactConstraint {
 
 /// How far apart (m) a speculative point's weight in the friction centre falls to nothing: the
 /// centre is where the touching points are, and moves smoothly as points come and go.
-const FRICTION_CENTRE_REACH: Real = 0.05;
+pub(crate) const FRICTION_CENTRE_REACH: Real = 0.05;
 
 /// The two tangent directions for `normal`, chosen the same way every step.
 pub fn tangents(normal: &Vector) -> [Vector; 2] {

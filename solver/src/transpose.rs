@@ -106,7 +106,27 @@ pub(crate) unsafe fn gather(bodies: StateView, index: &[u32; 8]) -> (V3<8>, V3<8
     (v, w, dp, dq)
 }
 
-/// Writes velocities `v`, `w` of each lane whose `write` mask is set to body `index[lane]`,
+/// Which lanes may write each side's body, as bit masks: those whose velocity `sum` is finite
+/// (`sum - sum == 0` fails only for infinity and NaN) and whose body `moving` (inverse mass
+/// above zero).
+///
+/// # Safety
+/// The CPU must have AVX2, and the caller be compiled with it.
+#[inline(always)]
+pub(crate) unsafe fn write_masks(sum: &F<8>, moving: (&F<8>, &F<8>)) -> (u32, u32) {
+    // SAFETY: AVX2, as the caller promises.
+    unsafe {
+        let (sum, zero) = (vector(*sum), _mm256_setzero_ps());
+        let finite = _mm256_cmp_ps::<_CMP_EQ_OQ>(_mm256_sub_ps(sum, sum), zero);
+        let mask = |m: &F<8>| {
+            let positive = _mm256_cmp_ps::<_CMP_GT_OQ>(vector(*m), zero);
+            _mm256_movemask_ps(_mm256_and_ps(finite, positive)) as u32
+        };
+        (mask(moving.0), mask(moving.1))
+    }
+}
+
+/// Writes velocities `v`, `w` of each lane whose bit is set in `write` to body `index[lane]`,
 /// leaving the rest of its state as it is.
 ///
 /// # Safety
@@ -116,7 +136,7 @@ pub(crate) unsafe fn gather(bodies: StateView, index: &[u32; 8]) -> (V3<8>, V3<8
 pub(crate) unsafe fn scatter(
     bodies: StateView,
     index: &[u32; 8],
-    write: [bool; 8],
+    mut write: u32,
     v: &V3<8>,
     w: &V3<8>,
 ) {
@@ -124,10 +144,9 @@ pub(crate) unsafe fn scatter(
     let rows = [v.x, v.y, v.z, w.x, w.y, w.z, zero, zero].map(vector);
     // SAFETY: AVX2, as the caller promises.
     let columns = unsafe { transpose(rows) };
-    for lane in 0..8 {
-        if !write[lane] {
-            continue;
-        }
+    while write != 0 {
+        let lane = write.trailing_zeros() as usize;
+        write &= write - 1;
         if let Some(state) = bodies.slot(index[lane]) {
             // SAFETY: an aligned state this worker alone touches; the first six floats are
             // the velocities, the other two (dp.x, dp.y) are written back unchanged.

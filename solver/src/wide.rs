@@ -88,6 +88,18 @@ impl<const L: usize> F<L> {
         F(out)
     }
 
+    /// Lane by lane, the absolute value.
+    #[inline(always)]
+    pub fn abs(self) -> F<L> {
+        F(self.0.map(Real::abs))
+    }
+
+    /// Lane by lane, `f32::clamp` (NaN stays NaN).
+    #[inline(always)]
+    pub fn clamp(self, min: Real, max: Real) -> F<L> {
+        F(self.0.map(|x| x.clamp(min, max)))
+    }
+
     /// Lane by lane, the square root.
     #[inline(always)]
     pub fn sqrt(self) -> F<L> {
@@ -135,6 +147,26 @@ impl<const L: usize> V3<L> {
     #[inline(always)]
     pub fn dot(&self, o: &V3<L>) -> F<L> {
         self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    /// Lane by lane: `a` where `when > rhs`, else `b`.
+    #[inline(always)]
+    pub fn select_gt(when: F<L>, rhs: F<L>, a: &V3<L>, b: &V3<L>) -> V3<L> {
+        V3 {
+            x: when.select_gt(rhs, a.x, b.x),
+            y: when.select_gt(rhs, a.y, b.y),
+            z: when.select_gt(rhs, a.z, b.z),
+        }
+    }
+
+    /// Each component divided by `s` (as nalgebra's `unscale`).
+    #[inline(always)]
+    pub fn unscale(&self, s: F<L>) -> V3<L> {
+        V3 {
+            x: self.x / s,
+            y: self.y / s,
+            z: self.z / s,
+        }
     }
 
     /// Each component times `s`.
