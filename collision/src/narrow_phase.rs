@@ -240,15 +240,23 @@ impl Recycle {
 
     /// Moves `manifold`'s points along with their colliders, now at `pose_a`, `pose_b`, and
     /// updates their separations: `base + n . ((o_b + R_b o'_b) - (o_a + R_a o'_a))`, with
-    /// `R` each collider's turn since the manifold was made.
+    /// `R` each collider's turn since the manifold was made, computed as
+    /// `n . (o_b - o_a) + (R_b^-1 n) . o'_b - (R_a^-1 n) . o'_a`: one rotation of the normal
+    /// per collider instead of one per point and collider.
     fn apply(&self, manifold: &mut Manifold, pose_a: &Isometry<Real>, pose_b: &Isometry<Real>) {
         let (oa, ob) = (pose_a.translation.vector, pose_b.translation.vector);
-        let turn_a = pose_a.rotation * self.pose_a.rotation.inverse();
-        let turn_b = pose_b.rotation * self.pose_b.rotation.inverse();
         let n = manifold.normal;
+        // R^-1 n = R_then (R_now^-1 n).
+        let turned_back = |now: &Isometry<Real>, then: &Isometry<Real>| {
+            then.rotation * now.rotation.inverse_transform_vector(&n)
+        };
+        let (n_a, n_b) = (
+            turned_back(pose_a, &self.pose_a),
+            turned_back(pose_b, &self.pose_b),
+        );
+        let moved = n.dot(&(ob - oa));
         for (p, &(offset_a, offset_b, base)) in manifold.points.iter_mut().zip(&self.points) {
-            let (a, b) = (oa + turn_a * offset_a, ob + turn_b * offset_b);
-            p.separation = base + n.dot(&(b - a));
+            p.separation = base + moved + (n_b.dot(&offset_b) - n_a.dot(&offset_a));
             p.point_a = Point::from(oa + offset_a);
             p.point_b = Point::from(ob + offset_b);
         }

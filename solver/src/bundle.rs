@@ -460,8 +460,30 @@ impl<const L: usize> Bundle<L> {
 
     /// Hands the accumulated impulses back to the contacts they came from.
     pub fn unpack(&self, cold: &BundleCold<L>, contacts: &mut [Contact]) {
+        // SAFETY: the pointer and length of a slice borrowed mutably.
+        unsafe { self.unpack_into(cold, contacts.as_mut_ptr(), contacts.len()) }
+    }
+
+    /// [`Bundle::unpack`] through a pointer, for workers that unpack their own bundles into
+    /// one list at once: only this bundle's contacts are touched (a lane whose index is out
+    /// of bounds writes nothing).
+    ///
+    /// # Safety
+    /// `contacts` must point to `len` contacts, of which no one else touches this bundle's
+    /// meanwhile.
+    pub(crate) unsafe fn unpack_into(
+        &self,
+        cold: &BundleCold<L>,
+        contacts: *mut Contact,
+        len: usize,
+    ) {
         for lane in 0..self.lanes {
-            let c = &mut contacts[self.source[lane] as usize];
+            let source = self.source[lane] as usize;
+            if source >= len {
+                continue;
+            }
+            // SAFETY: in bounds, and this bundle's alone (the caller's contract).
+            let c = unsafe { &mut *contacts.add(source) };
             for (p, q) in c.points.iter_mut().zip(&self.points) {
                 p.normal_impulse = q.normal_impulse.0[lane];
                 p.max_normal_impulse = q.max_normal_impulse.0[lane];

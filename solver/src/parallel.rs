@@ -61,8 +61,15 @@ pub(crate) fn share(len: usize, worker: usize, workers: usize) -> std::ops::Rang
 
 /// A pointer the workers share; what each may touch through it, and when, is the stage list's
 /// contract (module doc).
-#[derive(Clone, Copy)]
 pub(crate) struct Shared<T>(pub(crate) *mut T);
+
+// (By hand: the derives would ask `T: Copy`, and a pointer is copied whatever it points to.)
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Shared<T> {}
 
 // SAFETY: the stage list gives each worker disjoint parts between barriers.
 unsafe impl<T> Send for Shared<T> {}

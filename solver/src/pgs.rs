@@ -190,6 +190,11 @@ struct Stages<'a> {
     lists: (Lists<1>, Lists<4>, Lists<8>),
     lanes: usize,
     colours: &'a [std::ops::Range<usize>],
+    /// The coloured contacts and each bundle's span of them (see [`Bundles`]).
+    order: &'a [u32],
+    spans: &'a [std::ops::Range<u32>],
+    /// The step's contacts: read to prepare the bundles, their impulses written back after.
+    contacts: (Shared<Contact>, usize),
     joints: Shared<Vec<JointConstraint>>,
     /// The overflow contacts, prepared one by one.
     scalar: Shared<Vec<ContactConstraint>>,
@@ -215,6 +220,10 @@ impl Stages<'_> {
     /// may touch the bodies, joints, contacts or bundles until all have returned.
     unsafe fn run(&self, worker: usize, workers: usize) {
         let (h, barrier) = (self.h, self.barrier);
+        // SAFETY: each worker prepares its own share of the bundles, reading the bodies and
+        // contacts, which nothing writes until the barrier.
+        unsafe { self.prepare(worker, workers) };
+        barrier.wait();
         for substep in 0..self.substeps {
             let start = substep as Real * h;
             self.integrate(worker, workers, |state, sim| {
@@ -271,6 +280,52 @@ impl Stages<'_> {
             }
         });
         self.colours(worker, workers, Pass::Restitute);
+        // SAFETY: each worker unpacks its own share of the bundles, each into the contacts it
+        // was prepared from (a contact is in one bundle).
+        unsafe { self.unpack(worker, workers) };
+    }
+
+    /// This worker's share of the bundles, prepared from the step's contacts.
+    ///
+    /// # Safety
+    /// As [`Stages::run`]: no one writes the bodies or contacts meanwhile.
+    unsafe fn prepare(&self, worker: usize, workers: usize) {
+        let range = share(self.spans.len(), worker, workers);
+        // SAFETY: read only during this stage (the caller's contract).
+        let input = unsafe {
+            Preparation {
+                bodies: &*self.bodies.0,
+                contacts: std::slice::from_raw_parts(self.contacts.0 .0, self.contacts.1),
+                order: self.order,
+                spans: self.spans,
+                settings: self.contact,
+            }
+        };
+        // SAFETY: disjoint shares of the filled list.
+        unsafe {
+            match self.lanes {
+                1 => prepare_part(&self.lists.0, range, &input),
+                4 => prepare_part(&self.lists.1, range, &input),
+                _ => prepare_part_eight(&self.lists.2, range, &input),
+            }
+        }
+    }
+
+    /// This worker's share of the bundles' impulses, handed back to the contacts.
+    ///
+    /// # Safety
+    /// As [`Stages::run`].
+    unsafe fn unpack(&self, worker: usize, workers: usize) {
+        let range = share(self.spans.len(), worker, workers);
+        let (contacts, len) = self.contacts;
+        // SAFETY: disjoint shares; each bundle writes only its own contacts.
+        unsafe {
+            match self.lanes {
+                1 => unpack_part(&self.lists.0, range, contacts, len),
+                4 => unpack_part(&self.lists.1, range, contacts, len),
+                _ => unpack_part(&self.lists.2, range, contacts, len),
+            }
+        }
     }
 
     /// `f` on this worker's share of the bodies.
@@ -372,65 +427,76 @@ struct Packed<const L: usize> {
     cold: Vec<BundleCold<L>>,
 }
 
-impl<const L: usize> Packed<L> {
-    fn clear(&mut self) {
-        self.hot.clear();
-        self.cold.clear();
-    }
+/// What preparing a share of the bundles reads: the bodies at the start of the step, the
+/// step's contacts, the coloured contact order and each bundle's span of it.
+#[derive(Clone, Copy)]
+struct Preparation<'a> {
+    bodies: &'a Bodies,
+    contacts: &'a [Contact],
+    order: &'a [u32],
+    spans: &'a [std::ops::Range<u32>],
+    settings: &'a ContactSettings,
 }
 
-/// Prepares every colour of `colouring` into `out`, `L` contacts a bundle.
+/// Prepares bundles `range` of `lists` (see [`Bundle::prepare`]).
+///
+/// # Safety
+/// `range` within the lists, and no other worker touching those bundles meanwhile.
 #[inline(always)]
-fn fill<const L: usize>(
-    out: &mut Packed<L>,
-    ranges: &mut Vec<std::ops::Range<usize>>,
-    (bodies, contacts, settings): (&Bodies, &[Contact], &ContactSettings),
-    colouring: &Colouring,
+unsafe fn prepare_part<const L: usize>(
+    lists: &Lists<L>,
+    range: std::ops::Range<usize>,
+    input: &Preparation,
 ) {
-    // In place: the bundles of the last step are overwritten, so that a settled scene
-    // neither allocates nor copies a bundle.
-    let mut used = 0;
-    for colour in &colouring.colours {
-        let start = used;
-        for chunk in colour.chunks(L) {
-            if used == out.hot.len() {
-                out.hot.push(Bundle::empty());
-                out.cold.push(BundleCold::default());
-            }
-            out.hot[used].prepare(&mut out.cold[used], bodies, contacts, chunk, settings);
-            used += 1;
-        }
-        ranges.push(start..used);
+    // SAFETY: the caller's contract.
+    let (hot, cold) = unsafe { lists.part(range.start, range.len()) };
+    for ((bundle, cold), span) in hot.iter_mut().zip(cold).zip(&input.spans[range]) {
+        let indices = &input.order[span.start as usize..span.end as usize];
+        bundle.prepare(cold, input.bodies, input.contacts, indices, input.settings);
     }
-    out.hot.truncate(used);
-    out.cold.truncate(used);
 }
 
-/// [`fill`] for eight lanes, compiled with AVX2 when the CPU has it (the preparation's lane
-/// loops then run as eight-wide vectors; the same operations, so the same bits).
-fn fill_eight(
-    out: &mut Packed<8>,
-    ranges: &mut Vec<std::ops::Range<usize>>,
-    input: (&Bodies, &[Contact], &ContactSettings),
-    colouring: &Colouring,
-) {
+/// [`prepare_part`] for eight lanes, compiled with AVX2 when the CPU has it (the preparation's
+/// lane loops then run as eight-wide vectors; the same operations, so the same bits).
+///
+/// # Safety
+/// As [`prepare_part`].
+unsafe fn prepare_part_eight(lists: &Lists<8>, range: std::ops::Range<usize>, input: &Preparation) {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx2")]
-        unsafe fn avx2(
-            out: &mut Packed<8>,
-            ranges: &mut Vec<std::ops::Range<usize>>,
-            input: (&Bodies, &[Contact], &ContactSettings),
-            colouring: &Colouring,
-        ) {
-            fill(out, ranges, input, colouring)
+        unsafe fn avx2(lists: &Lists<8>, range: std::ops::Range<usize>, input: &Preparation) {
+            // SAFETY: passed on from the caller.
+            unsafe { prepare_part(lists, range, input) }
         }
         if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` requires.
-            return unsafe { avx2(out, ranges, input, colouring) };
+            // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` adds to the
+            // caller's contract.
+            return unsafe { avx2(lists, range, input) };
         }
     }
-    fill(out, ranges, input, colouring)
+    // SAFETY: the caller's contract.
+    unsafe { prepare_part(lists, range, input) }
+}
+
+/// Hands the impulses of bundles `range` of `lists` back to their contacts.
+///
+/// # Safety
+/// `range` within the lists, and `contacts` the step's list, whose contacts in these bundles no
+/// other worker touches meanwhile (a contact is in one bundle).
+unsafe fn unpack_part<const L: usize>(
+    lists: &Lists<L>,
+    range: std::ops::Range<usize>,
+    contacts: Shared<Contact>,
+    len: usize,
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let (hot, cold) = lists.part(range.start, range.len());
+        for (bundle, cold) in hot.iter().zip(cold.iter()) {
+            bundle.unpack_into(cold, contacts.0, len);
+        }
+    }
 }
 
 /// The coloured contacts packed for one lane count (the others stay empty).
@@ -441,48 +507,41 @@ struct Bundles {
     eight: Packed<8>,
     /// Each colour's bundles, as a range of the filled list.
     colours: Vec<std::ops::Range<usize>>,
+    /// The coloured contacts, colour after colour.
+    order: Vec<u32>,
+    /// Each bundle's contacts, as a span of `order`.
+    spans: Vec<std::ops::Range<u32>>,
 }
 
 impl Bundles {
-    /// Prepares every colour of `colouring`, colour after colour, `lanes` contacts a bundle.
-    fn prepare(
-        &mut self,
-        bodies: &Bodies,
-        contacts: &[Contact],
-        colouring: &Colouring,
-        settings: &ContactSettings,
-        lanes: usize,
-    ) {
+    /// Lays out every colour of `colouring`, colour after colour, `lanes` contacts a bundle,
+    /// and sizes the list of that lane count to hold them (the workers then prepare them). The
+    /// lists keep their bundles from step to step, so that a settled scene neither allocates
+    /// nor copies a bundle.
+    fn layout(&mut self, colouring: &Colouring, lanes: usize) {
+        fn size<const L: usize>(out: &mut Packed<L>, len: usize) {
+            out.hot.resize_with(len, Bundle::empty);
+            out.cold.resize_with(len, BundleCold::default);
+        }
         self.colours.clear();
-        let ranges = &mut self.colours;
-        let input = (bodies, contacts, settings);
-        match lanes {
-            1 => fill(&mut self.one, ranges, input, colouring),
-            4 => fill(&mut self.four, ranges, input, colouring),
-            _ => fill_eight(&mut self.eight, ranges, input, colouring),
-        }
-        // The other widths' lists stay empty (unpack walks all three).
-        if lanes != 1 {
-            self.one.clear();
-        }
-        if lanes != 4 {
-            self.four.clear();
-        }
-        if lanes == 1 || lanes == 4 {
-            self.eight.clear();
-        }
-    }
-
-    /// Hands the impulses back to the contacts.
-    fn unpack(&self, contacts: &mut [Contact]) {
-        fn each<const L: usize>(p: &Packed<L>, contacts: &mut [Contact]) {
-            for (hot, cold) in p.hot.iter().zip(&p.cold) {
-                hot.unpack(cold, contacts);
+        self.order.clear();
+        self.spans.clear();
+        for colour in &colouring.colours {
+            let first = self.spans.len();
+            for chunk in colour.chunks(lanes) {
+                let start = self.order.len() as u32;
+                self.order.extend_from_slice(chunk);
+                self.spans.push(start..self.order.len() as u32);
             }
+            self.colours.push(first..self.spans.len());
         }
-        each(&self.one, contacts);
-        each(&self.four, contacts);
-        each(&self.eight, contacts);
+        let len = self.spans.len();
+        size(&mut self.one, if lanes == 1 { len } else { 0 });
+        size(&mut self.four, if lanes == 4 { len } else { 0 });
+        size(
+            &mut self.eight,
+            if lanes != 1 && lanes != 4 { len } else { 0 },
+        );
     }
 }
 
@@ -508,8 +567,7 @@ impl Solver {
         }
         self.colouring.build(&self.contacts, bodies);
         let lanes = settings.simd.lanes();
-        self.bundles
-            .prepare(bodies, &self.contacts, &self.colouring, &contact, lanes);
+        self.bundles.layout(&self.colouring, lanes);
         self.scalar.clear();
         let contacts = &self.contacts;
         self.scalar.extend(
@@ -538,6 +596,9 @@ impl Solver {
             lists,
             lanes,
             colours: &self.bundles.colours,
+            order: &self.bundles.order,
+            spans: &self.bundles.spans,
+            contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             joints: Shared(&mut self.joints),
             scalar: Shared(&mut self.scalar),
             settings,
@@ -553,7 +614,6 @@ impl Solver {
         self.pool.run(workers, &|worker, workers| unsafe {
             stages.run(worker, workers)
         });
-        self.bundles.unpack(&mut self.contacts);
         for c in &self.scalar {
             c.unpack(&mut self.contacts[c.source as usize]);
         }
