@@ -263,6 +263,141 @@ impl Recycle {
     }
 }
 
+/// One worker's buffers and tallies during an update.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// Last step's points of the pair being updated, kept to reuse its buffer.
+    previous: Vec<ManifoldPoint>,
+    /// The same for each manifold's friction: (sub-shape, friction, twist and rolling impulses).
+    previous_friction: Vec<(u32, Vector<Real>, Real, Vector<Real>)>,
+    recycled: usize,
+    kept_apart: usize,
+    /// The pairs of this worker's block with points or touching, in order.
+    watched: Vec<u32>,
+}
+
+impl Scratch {
+    fn start(&mut self) {
+        self.recycled = 0;
+        self.kept_apart = 0;
+        self.watched.clear();
+    }
+}
+
+/// A pointer shared by the workers of [`NarrowPhase::update_on`], each touching its own part.
+struct SharedMut<T>(*mut T);
+// SAFETY: the workers touch disjoint parts (see `update_on`).
+unsafe impl<T> Sync for SharedMut<T> {}
+
+/// Worker `worker` of `workers`'s block of `0..len`: consecutive blocks, the first ones one
+/// longer when `len` does not divide evenly.
+fn share(len: usize, worker: usize, workers: usize) -> std::ops::Range<usize> {
+    let (base, extra) = (len / workers, len % workers);
+    let start = worker * base + worker.min(extra);
+    start..start + base + usize::from(worker < extra)
+}
+
+/// Updates pair `contact`, number `index`: kept as it is when both proxies rest, its manifold
+/// recycled while it holds, skipped while it is known to be apart, else queried again (its
+/// points and friction keeping last step's impulses by feature).
+fn update_pair<S: ProxyShapes + ?Sized>(
+    contact: &mut PairContact,
+    index: usize,
+    shapes: &S,
+    margin: Real,
+    scratch: &mut Scratch,
+) {
+    let old = &mut scratch.previous;
+    let old_friction = &mut scratch.previous_friction;
+    'pair: {
+        if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
+            break 'pair; // kept as it is
+        }
+        let (Some(pa), Some(pb)) = (shapes.pose(contact.pair.a), shapes.pose(contact.pair.b))
+        else {
+            contact.manifolds.clear();
+            contact.cache = None;
+            break 'pair;
+        };
+        let mut reach = None;
+        match &contact.cache {
+            // (A cache that does not fit its manifolds, as a hostile snapshot could
+            // hold, is never used: the pair is queried.)
+            Some(PairCache::Manifold(recycle))
+                if contact.manifolds.len() == 1 && recycle.holds(pa, pb) =>
+            {
+                recycle.apply(&mut contact.manifolds[0], pa, pb);
+                scratch.recycled += 1;
+                break 'pair;
+            }
+            Some(PairCache::Apart {
+                relative,
+                extent_b,
+                gap,
+            }) => {
+                let r = shapes.speculative_distance(contact.pair.a, contact.pair.b);
+                if drift(relative, (pa, pb), *extent_b) < gap - margin - r {
+                    scratch.kept_apart += 1;
+                    break 'pair;
+                }
+                reach = Some(r);
+            }
+            _ => {}
+        }
+        let reach =
+            reach.unwrap_or_else(|| shapes.speculative_distance(contact.pair.a, contact.pair.b));
+        let (Some((sa, pa)), Some((sb, pb))) = (
+            shapes.shape_and_pose(contact.pair.a),
+            shapes.shape_and_pose(contact.pair.b),
+        ) else {
+            contact.manifolds.clear();
+            contact.cache = None;
+            break 'pair;
+        };
+        old.clear();
+        old_friction.clear();
+        for m in &contact.manifolds {
+            old.extend_from_slice(&m.points);
+            old_friction.push((
+                m.sub_shape,
+                m.friction_impulse,
+                m.twist_impulse,
+                m.rolling_impulse,
+            ));
+        }
+        let gap = manifolds_or_gap(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
+        for point in contact.manifolds.iter_mut().flat_map(|m| &mut m.points) {
+            if let Some(previous) = old.iter().find(|o| o.id == point.id) {
+                point.normal_impulse = previous.normal_impulse;
+            }
+        }
+        for m in &mut contact.manifolds {
+            if let Some(&(_, f, t, r)) = old_friction.iter().find(|o| o.0 == m.sub_shape) {
+                m.friction_impulse = f;
+                m.twist_impulse = t;
+                m.rolling_impulse = r;
+            }
+        }
+        // Meshes and height fields give a manifold per group of triangles, which a turn
+        // can split or merge: only convex pairs recycle.
+        let convex = |s: &Shape| !matches!(s, Shape::TriMesh(_) | Shape::HeightField(_));
+        contact.cache = match contact.manifolds.as_slice() {
+            _ if !(convex(sa) && convex(sb)) => None,
+            [m] => Recycle::new(m, (sa, pa), (sb, pb), margin).map(PairCache::Manifold),
+            [] if gap > 0.0 => Some(PairCache::Apart {
+                relative: pa.inv_mul(pb),
+                extent_b: sb.extent_from(&Point::origin()),
+                gap,
+            }),
+            _ => None,
+        };
+    }
+    // What the engine's walks over the pairs need: points now, or touching before.
+    if contact.touching || !contact.manifolds.is_empty() {
+        scratch.watched.push(index as u32);
+    }
+}
+
 /// The persistent pair cache.
 ///
 /// ```
@@ -285,11 +420,10 @@ pub struct NarrowPhase {
     contacts: Vec<PairContact>,
     #[cfg_attr(feature = "serde", serde(skip))]
     index: HashMap<ProxyPair, usize>,
-    /// Last step's points of the pair being updated, kept to reuse its buffer.
+    /// Each worker's buffers and tallies for its share of an update (one for a serial update),
+    /// kept from step to step so that a settled scene allocates nothing.
     #[cfg_attr(feature = "serde", serde(skip))]
-    previous: Vec<ManifoldPoint>,
-    /// The same for each manifold's friction: (sub-shape, friction, twist and rolling impulses).
-    previous_friction: Vec<(u32, Vector<Real>, Real, Vector<Real>)>,
+    scratch: Vec<Scratch>,
     /// Pairs the last update recycled.
     #[cfg_attr(feature = "serde", serde(skip))]
     recycled: usize,
@@ -308,8 +442,7 @@ impl NarrowPhase {
             margin,
             contacts: Vec::new(),
             index: HashMap::new(),
-            previous: Vec::new(),
-            previous_friction: Vec::new(),
+            scratch: Vec::new(),
             recycled: 0,
             kept_apart: 0,
             watched: Vec::new(),
@@ -356,101 +489,62 @@ impl NarrowPhase {
     /// the others are made again. Points are kept up to the margin plus both proxies'
     /// speculative distances.
     pub fn update<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) {
+        self.scratch.resize_with(1, Scratch::default);
+        let scratch = &mut self.scratch[0];
+        scratch.start();
+        for (index, contact) in self.contacts.iter_mut().enumerate() {
+            update_pair(contact, index, shapes, self.margin, scratch);
+        }
+        self.finish(1);
+    }
+
+    /// [`NarrowPhase::update`] split over `workers` threads: `run` must call its argument
+    /// with `(worker, workers)` for every worker of `workers` at once (on a thread pool), and
+    /// return when all have returned. Each worker updates a fixed block of the pairs, so the
+    /// result is the same bits as a serial update, whatever the count.
+    pub fn update_on<S: ProxyShapes + Sync + ?Sized>(
+        &mut self,
+        shapes: &S,
+        workers: usize,
+        run: impl FnOnce(&(dyn Fn(usize, usize) + Sync)),
+    ) {
+        let workers = workers.max(1);
+        self.scratch.resize_with(workers, Scratch::default);
         let margin = self.margin;
-        let old = &mut self.previous;
-        let old_friction = &mut self.previous_friction;
+        let len = self.contacts.len();
+        let contacts = SharedMut(self.contacts.as_mut_ptr());
+        let scratches = SharedMut(self.scratch.as_mut_ptr());
+        run(&|worker, count| {
+            if count != workers || worker >= workers {
+                return;
+            }
+            let (contacts, scratches) = (&contacts, &scratches);
+            let range = share(len, worker, workers);
+            // SAFETY: each worker takes its own scratch and its own block of the pairs,
+            // through pointers that stay valid until `run` returns.
+            let (scratch, pairs) = unsafe {
+                (
+                    &mut *scratches.0.add(worker),
+                    std::slice::from_raw_parts_mut(contacts.0.add(range.start), range.len()),
+                )
+            };
+            scratch.start();
+            for (offset, contact) in pairs.iter_mut().enumerate() {
+                update_pair(contact, range.start + offset, shapes, margin, scratch);
+            }
+        });
+        self.finish(workers);
+    }
+
+    /// The tallies and the watched list of `workers` scratches, in worker (so pair) order.
+    fn finish(&mut self, workers: usize) {
         self.recycled = 0;
         self.kept_apart = 0;
         self.watched.clear();
-        for (index, contact) in self.contacts.iter_mut().enumerate() {
-            'pair: {
-                if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
-                    break 'pair; // kept as it is
-                }
-                let (Some(pa), Some(pb)) =
-                    (shapes.pose(contact.pair.a), shapes.pose(contact.pair.b))
-                else {
-                    contact.manifolds.clear();
-                    contact.cache = None;
-                    break 'pair;
-                };
-                let mut reach = None;
-                match &contact.cache {
-                    // (A cache that does not fit its manifolds, as a hostile snapshot could
-                    // hold, is never used: the pair is queried.)
-                    Some(PairCache::Manifold(recycle))
-                        if contact.manifolds.len() == 1 && recycle.holds(pa, pb) =>
-                    {
-                        recycle.apply(&mut contact.manifolds[0], pa, pb);
-                        self.recycled += 1;
-                        break 'pair;
-                    }
-                    Some(PairCache::Apart {
-                        relative,
-                        extent_b,
-                        gap,
-                    }) => {
-                        let r = shapes.speculative_distance(contact.pair.a, contact.pair.b);
-                        if drift(relative, (pa, pb), *extent_b) < gap - margin - r {
-                            self.kept_apart += 1;
-                            break 'pair;
-                        }
-                        reach = Some(r);
-                    }
-                    _ => {}
-                }
-                let reach = reach
-                    .unwrap_or_else(|| shapes.speculative_distance(contact.pair.a, contact.pair.b));
-                let (Some((sa, pa)), Some((sb, pb))) = (
-                    shapes.shape_and_pose(contact.pair.a),
-                    shapes.shape_and_pose(contact.pair.b),
-                ) else {
-                    contact.manifolds.clear();
-                    contact.cache = None;
-                    break 'pair;
-                };
-                old.clear();
-                old_friction.clear();
-                for m in &contact.manifolds {
-                    old.extend_from_slice(&m.points);
-                    old_friction.push((
-                        m.sub_shape,
-                        m.friction_impulse,
-                        m.twist_impulse,
-                        m.rolling_impulse,
-                    ));
-                }
-                let gap = manifolds_or_gap(sa, pa, sb, pb, margin + reach, &mut contact.manifolds);
-                for point in contact.manifolds.iter_mut().flat_map(|m| &mut m.points) {
-                    if let Some(previous) = old.iter().find(|o| o.id == point.id) {
-                        point.normal_impulse = previous.normal_impulse;
-                    }
-                }
-                for m in &mut contact.manifolds {
-                    if let Some(&(_, f, t, r)) = old_friction.iter().find(|o| o.0 == m.sub_shape) {
-                        m.friction_impulse = f;
-                        m.twist_impulse = t;
-                        m.rolling_impulse = r;
-                    }
-                }
-                // Meshes and height fields give a manifold per group of triangles, which a turn
-                // can split or merge: only convex pairs recycle.
-                let convex = |s: &Shape| !matches!(s, Shape::TriMesh(_) | Shape::HeightField(_));
-                contact.cache = match contact.manifolds.as_slice() {
-                    _ if !(convex(sa) && convex(sb)) => None,
-                    [m] => Recycle::new(m, (sa, pa), (sb, pb), margin).map(PairCache::Manifold),
-                    [] if gap > 0.0 => Some(PairCache::Apart {
-                        relative: pa.inv_mul(pb),
-                        extent_b: sb.extent_from(&Point::origin()),
-                        gap,
-                    }),
-                    _ => None,
-                };
-            }
-            // What the engine's walks over the pairs need: points now, or touching before.
-            if contact.touching || !contact.manifolds.is_empty() {
-                self.watched.push(index as u32);
-            }
+        for scratch in &self.scratch[..workers] {
+            self.recycled += scratch.recycled;
+            self.kept_apart += scratch.kept_apart;
+            self.watched.extend_from_slice(&scratch.watched);
         }
     }
 
@@ -528,6 +622,68 @@ impl NarrowPhase {
 mod tests {
     use super::*;
     use parry3d::math::Vector;
+
+    /// Split over workers, an update gives exactly what the serial one gives: the manifolds,
+    /// their caches, the tallies and the watched pairs in order, step after step, for any
+    /// count (the workers here run one after the other, as a pool may schedule them).
+    #[test]
+    fn an_update_split_over_workers_is_the_serial_one() {
+        let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+        let ball = Shape::sphere(0.5).unwrap();
+        let place = |i: usize, t: Real| {
+            let (x, z) = ((i % 5) as Real * 0.95, (i / 5 % 5) as Real * 0.97);
+            let y = (i / 25) as Real * 0.98 + 0.02 * (t + i as Real).sin();
+            Isometry::new(
+                Vector::new(x, y, z),
+                Vector::new(0.0, 0.1 * t * (i % 3) as Real, 0.0),
+            )
+        };
+        let shape = |i: usize| {
+            if i.is_multiple_of(4) {
+                ball.clone()
+            } else {
+                cube.clone()
+            }
+        };
+        let n = 75;
+        let mut events = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                events.push(PairEvent::Began(ProxyPair {
+                    a: ProxyId(a as u32),
+                    b: ProxyId(b as u32),
+                }));
+            }
+        }
+        let mut serial = NarrowPhase::new(0.02);
+        serial.apply(&events);
+        let mut split: Vec<NarrowPhase> = (0..3).map(|_| NarrowPhase::new(0.02)).collect();
+        for narrow in &mut split {
+            narrow.apply(&events);
+        }
+        for step in 0..6 {
+            let t = step as Real * 0.05;
+            let colliders: Vec<(Shape, Isometry<Real>)> =
+                (0..n).map(|i| (shape(i), place(i, t))).collect();
+            serial.update(colliders.as_slice());
+            assert!(!serial.watched().is_empty());
+            for (k, narrow) in split.iter_mut().enumerate() {
+                let workers = k + 2;
+                narrow.update_on(colliders.as_slice(), workers, |work| {
+                    for w in (0..workers).rev() {
+                        work(w, workers);
+                    }
+                });
+                assert_eq!(narrow.watched(), serial.watched(), "{workers} workers");
+                assert_eq!(narrow.recycled(), serial.recycled());
+                assert_eq!(narrow.kept_apart(), serial.kept_apart());
+                for (p, q) in narrow.contacts().iter().zip(serial.contacts()) {
+                    assert_eq!(p.manifolds, q.manifolds, "{workers} workers");
+                    assert_eq!(p.cache, q.cache);
+                }
+            }
+        }
+    }
 
     /// A cache that no longer fits its manifolds (a hostile snapshot's) is reported and never
     /// used: the next update queries the pair instead of indexing a manifold that is not there.

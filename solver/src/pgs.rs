@@ -546,6 +546,13 @@ impl Bundles {
 }
 
 impl Solver {
+    /// Runs `work(worker, workers)` for every worker of `workers` at once on the solver's
+    /// threads (worker 0 on the calling thread), for the engine's other stages that split their
+    /// work in fixed blocks (the narrow phase): one pool for the whole step.
+    pub fn run_on_workers(&mut self, workers: u32, work: &(dyn Fn(usize, usize) + Sync)) {
+        self.pool.run(workers.clamp(1, MAX_THREADS) as usize, work);
+    }
+
     /// Runs the substeps over `bodies`, `self.joints` and `self.contacts` for a step of `dt`
     /// (s), and leaves each body's pose at the end of the step in its [`crate::body::BodySim`].
     pub fn solve(&mut self, bodies: &mut Bodies, settings: &SolverSettings, dt: Real) {

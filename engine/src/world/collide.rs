@@ -4,6 +4,10 @@
 
 use super::*;
 
+/// Fewest pairs for which the narrow phase is split over threads: below it, waking the workers
+/// costs more than it saves.
+const PARALLEL_PAIRS: usize = 512;
+
 impl World {
     /// Moves every collider to its body's pose, with its box grown by the distance its body can
     /// travel this step, and lets the broad phase report pairs that began or ended.
@@ -70,7 +74,21 @@ impl World {
             motion: &self.proxy_motion,
             dt,
         };
-        self.narrow_phase.update(&view);
+        // Split over the solver's threads when there is enough to share: the pairs are
+        // updated in fixed blocks, so every count gives the same bits.
+        let workers = self
+            .settings
+            .threads
+            .clamp(1, sprung_solver::pgs::MAX_THREADS);
+        if workers > 1 && self.narrow_phase.contacts().len() >= PARALLEL_PAIRS {
+            let solver = &mut self.solver;
+            self.narrow_phase
+                .update_on(&view, workers as usize, |work| {
+                    solver.run_on_workers(workers, work)
+                });
+        } else {
+            self.narrow_phase.update(&view);
+        }
     }
 
     /// Puts every moving body's colliders where the step left the body, so that what the user
