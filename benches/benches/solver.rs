@@ -1,6 +1,6 @@
 //! The contact solver's kernel: one set of contacts prepared (into lanes, or one by one) and
-//! solved for a whole step (8 substeps of warm start, a biased and a relax pass: 24 passes over
-//! every contact), with the scalar path and with 4 and 8 lanes. The set: 20 columns of 20 unit cubes, each resting on
+//! solved for a whole step (the default substeps, each a warm start, a biased and a relax pass:
+//! 21 passes over every contact at 7), with the scalar path and with 4 and 8 lanes. The set: 20 columns of 20 unit cubes, each resting on
 //! the one below with four corner points, the bottom row on static ground (400 contacts,
 //! 1,600 points), colours alternating up each column.
 //!

@@ -51,9 +51,10 @@ fn the_implicit_pd_is_stable_where_the_explicit_one_diverges() {
     })
     .unwrap();
     let path = follow(&pd, 1000.0, 120);
-    // Bounded: the force is held for the whole step while the solver takes 8 substeps, so the
-    // body arrives with some speed left; the recurrence of a constant force over n substeps
-    // overshoots by 6% at n = 4 and 9% at n = 8 (the default), tending to 13% as n grows.
+    // Bounded: the force is held for the whole step while the solver takes its substeps, so
+    // the body arrives with some speed left; the recurrence of a constant force over n
+    // substeps overshoots by 6% at n = 4 and 9% at n = 8 (7 by default), tending to 13% as n
+    // grows.
     let reach = Vector::<Real>::new(3.0, -1.0, 2.0).norm();
     assert!(
         path.iter().all(|p| p.norm() < 1.12 * reach),

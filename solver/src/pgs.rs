@@ -24,14 +24,17 @@ use crate::Real;
 /// rigid joint under load stays stretched by about `F / (m_eff (2 pi f)^2)`, and `f` cannot
 /// pass a quarter of the substep rate without coupled rows diverging, so the joint error falls
 /// with the square of the substep count: measured on `joint_grid` (2,500 balls hung from 5
-/// points), 4 substeps at 60 Hz left 0.123 m, 6 at 90 Hz 0.059 m, 8 at 120 Hz 0.034 m (the
-/// check is 0.05 m). A soft contact at rest gives by the same law, which sets how far a stack
-/// sinks: the contact frequencies are capped at a quarter (between moving bodies) and half
-/// (against a static one) of the substep rate.
+/// points), 4 substeps at 60 Hz left 0.123 m, 6 at 90 Hz 0.059 m, 7 at 105 Hz 0.038 m, 8 at
+/// 120 Hz 0.034 m (the check is 0.05 m). A soft contact at rest gives by the same law, which
+/// sets how far a stack sinks: the contact frequencies are capped at a quarter (between moving
+/// bodies) and half (against a static one) of the substep rate. Seven substeps is the fewest
+/// that keep every standard scene within its checks (at 6 `joint_grid` fails; at 4 `pyramid`
+/// and `large_pyramid` fall at 60 Hz and sink 0.06 and 0.70 m at 30 Hz), and it costs 8% fewer
+/// instructions than 8 (docs/PERFORMANCE.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SolverSettings {
-    /// Substeps per step (>= 1).
+    /// Substeps per step (>= 1); 7 by default.
     pub substeps: u32,
     /// Biased iterations per substep (>= 1).
     pub iterations: u32,
@@ -40,7 +43,7 @@ pub struct SolverSettings {
     /// Frequency (Hz) of the spring that pushes overlapping moving bodies apart (capped at a
     /// quarter of the substep rate). It sets how far a stack sinks, `F / (m_eff (2 pi f)^2)`
     /// per contact: a 16-cube tower 17 mm at 60 Hz (120 Hz against the ground), 10 mm at 80.
-    /// Measured at 8 substeps (ratio 5): 80 Hz lets `pyramid` drift 13 mm instead of 2, 100 Hz
+    /// Measured at 8 substeps (ratio 5; 7 behaves alike): 80 Hz lets `pyramid` drift 13 mm instead of 2, 100 Hz
     /// topples it, and 120 Hz topples a 30-row wall; 60 Hz keeps a margin.
     pub contact_hertz: Real,
     /// The same against a static or kinematic body (capped at half the substep rate).
@@ -110,7 +113,7 @@ impl SimdWidth {
 impl Default for SolverSettings {
     fn default() -> Self {
         SolverSettings {
-            substeps: 8,
+            substeps: 7,
             iterations: 1,
             relax_iterations: 1,
             contact_hertz: 60.0,
