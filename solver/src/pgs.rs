@@ -182,6 +182,9 @@ pub struct Solver {
 /// Most worker threads.
 pub const MAX_THREADS: u32 = 64;
 
+/// Fewest bundles a worker of the solve is given (see [`Solver::solve`]).
+const BUNDLES_PER_WORKER: usize = 128;
+
 /// The stage list of one step, as every worker runs it (see `parallel.rs`).
 struct Stages<'a> {
     bodies: Shared<Bodies>,
@@ -586,7 +589,12 @@ impl Solver {
                 .iter()
                 .map(|&c| ContactConstraint::new(bodies, &contacts[c as usize], c, &contact)),
         );
-        let workers = settings.threads.clamp(1, MAX_THREADS) as usize;
+        // Each worker gets at least `BUNDLES_PER_WORKER` bundles or none is woken: below that,
+        // waking threads and meeting at a barrier per colour costs more than it shares (a
+        // small or sleeping scene ran slower on two threads than on one). Any count gives
+        // the same bits.
+        let most = (self.bundles.spans.len() / BUNDLES_PER_WORKER).max(1);
+        let workers = (settings.threads.clamp(1, MAX_THREADS) as usize).min(most);
         let barrier = Barrier::new(workers);
         let lists = (
             Lists::of(&mut self.bundles.one),

@@ -7,6 +7,8 @@ use super::*;
 /// Fewest pairs for which the narrow phase is split over threads: below it, waking the workers
 /// costs more than it saves.
 const PARALLEL_PAIRS: usize = 512;
+/// Fewest moving proxies for the same: a pile asleep has many pairs and nothing to update.
+const PARALLEL_PROXIES: usize = 128;
 
 impl World {
     /// Moves every collider to its body's pose, with its box grown by the distance its body can
@@ -80,7 +82,11 @@ impl World {
             .settings
             .threads
             .clamp(1, sprung_solver::pgs::MAX_THREADS);
-        if workers > 1 && self.narrow_phase.contacts().len() >= PARALLEL_PAIRS {
+        let moving = || self.proxy_motion.iter().filter(|m| !m.resting).count();
+        if workers > 1
+            && self.narrow_phase.contacts().len() >= PARALLEL_PAIRS
+            && moving() >= PARALLEL_PROXIES
+        {
             let solver = &mut self.solver;
             self.narrow_phase
                 .update_on(&view, workers as usize, |work| {
