@@ -80,8 +80,9 @@ impl<const L: usize> M3<L> {
 
     #[inline(always)]
     fn add(&self, o: &M3<L>) -> M3<L> {
+        let ([a0, a1, a2], [b0, b1, b2]) = (&self.columns, &o.columns);
         M3 {
-            columns: std::array::from_fn(|j| self.columns[j] + o.columns[j]),
+            columns: [*a0 + *b0, *a1 + *b1, *a2 + *b2],
         }
     }
 }
@@ -422,15 +423,25 @@ impl<const L: usize> Bundle<L> {
         let (ca, cb) = (self.center_a, self.center_b);
         let rta = [cross(&ca, &self.tangents[0]), cross(&ca, &self.tangents[1])];
         let rtb = [cross(&cb, &self.tangents[0]), cross(&cb, &self.tangents[1])];
-        let k = |i: usize, j: usize| {
-            let linear = if i == j { ma + mb } else { zero };
-            linear + rta[i].dot(&ia.mul(&rta[j])) + rtb[i].dot(&ib.mul(&rtb[j]))
-        };
-        let (k11, k12, k22) = (k(0, 0), k(0, 1), k(1, 1));
+        // (A function, not a closure: a closure is compiled apart, without the caller's AVX2.)
+        #[inline(always)]
+        fn entry<const L: usize>(
+            linear: F<L>,
+            (ra_i, ra_j, ia): (&V3<L>, &V3<L>, &M3<L>),
+            (rb_i, rb_j, ib): (&V3<L>, &V3<L>, &M3<L>),
+        ) -> F<L> {
+            linear + ra_i.dot(&ia.mul(ra_j)) + rb_i.dot(&ib.mul(rb_j))
+        }
+        let k11 = entry(ma + mb, (&rta[0], &rta[0], ia), (&rtb[0], &rtb[0], ib));
+        let k12 = entry(zero, (&rta[0], &rta[1], ia), (&rtb[0], &rtb[1], ib));
+        let k22 = entry(ma + mb, (&rta[1], &rta[1], ia), (&rtb[1], &rtb[1], ib));
         let det = k11 * k22 - k12 * k12;
         let positive = det.select_gt(zero, det, one);
-        self.tangent_mass =
-            [k22 / positive, -k12 / positive, k11 / positive].map(|m| det.select_gt(zero, m, zero));
+        self.tangent_mass = [
+            det.select_gt(zero, k22 / positive, zero),
+            det.select_gt(zero, -k12 / positive, zero),
+            det.select_gt(zero, k11 / positive, zero),
+        ];
         let twist = n.dot(&ia.add(ib).mul(&n));
         self.twist_mass = twist.select_gt(zero, one / twist.select_gt(zero, twist, one), zero);
         let friction = inputs.friction_impulse;

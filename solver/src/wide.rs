@@ -50,7 +50,7 @@ impl<const L: usize> Neg for F<L> {
     type Output = F<L>;
     #[inline(always)]
     fn neg(self) -> F<L> {
-        F(self.0.map(|x| -x))
+        self.each(|x| -x)
     }
 }
 
@@ -91,19 +91,30 @@ impl<const L: usize> F<L> {
     /// Lane by lane, the absolute value.
     #[inline(always)]
     pub fn abs(self) -> F<L> {
-        F(self.0.map(Real::abs))
+        self.each(Real::abs)
     }
 
     /// Lane by lane, `f32::clamp` (NaN stays NaN).
     #[inline(always)]
     pub fn clamp(self, min: Real, max: Real) -> F<L> {
-        F(self.0.map(|x| x.clamp(min, max)))
+        self.each(|x| x.clamp(min, max))
     }
 
     /// Lane by lane, the square root.
     #[inline(always)]
     pub fn sqrt(self) -> F<L> {
-        F(self.0.map(Real::sqrt))
+        self.each(Real::sqrt)
+    }
+
+    /// `f` on each lane, as a plain loop: `array::map` goes through a closure the compiler
+    /// may leave out of line, compiled without the caller's AVX2.
+    #[inline(always)]
+    fn each(self, f: impl Fn(Real) -> Real) -> F<L> {
+        let mut out = [0.0; L];
+        for i in 0..L {
+            out[i] = f(self.0[i]);
+        }
+        F(out)
     }
 
     /// Lane by lane: `a` where `self > rhs`, else `b`.
