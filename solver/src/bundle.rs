@@ -469,15 +469,9 @@ impl<const L: usize> Bundle<L> {
         }
     }
 
-    /// Hands the accumulated impulses back to the contacts they came from.
-    pub fn unpack(&self, cold: &BundleCold<L>, contacts: &mut [Contact]) {
-        // SAFETY: the pointer and length of a slice borrowed mutably.
-        unsafe { self.unpack_into(cold, contacts.as_mut_ptr(), contacts.len()) }
-    }
-
-    /// [`Bundle::unpack`] through a pointer, for workers that unpack their own bundles into
-    /// one list at once: only this bundle's contacts are touched (a lane whose index is out
-    /// of bounds writes nothing).
+    /// Hands the accumulated impulses back to the contacts they came from, through a pointer,
+    /// for workers that unpack their own bundles into one list at once: only this bundle's
+    /// contacts are touched (a lane whose index is out of bounds writes nothing).
     ///
     /// # Safety
     /// `contacts` must point to `len` contacts, of which no one else touches this bundle's

@@ -43,8 +43,9 @@ pub struct SolverSettings {
     /// Frequency (Hz) of the spring that pushes overlapping moving bodies apart (capped at a
     /// quarter of the substep rate). It sets how far a stack sinks, `F / (m_eff (2 pi f)^2)`
     /// per contact: a 16-cube tower 17 mm at 60 Hz (120 Hz against the ground), 10 mm at 80.
-    /// Measured at 8 substeps (ratio 5; 7 behaves alike): 80 Hz lets `pyramid` drift 13 mm instead of 2, 100 Hz
-    /// topples it, and 120 Hz topples a 30-row wall; 60 Hz keeps a margin.
+    /// Measured at 8 substeps (ratio 5): 80 Hz lets `pyramid` drift 13 mm instead of 2, 100 Hz
+    /// topples it, and 120 Hz topples a 30-row wall; at 7, 80 Hz lets `pyramid` drift 64 mm
+    /// (its check is 50) and 100 Hz topples it. 60 Hz keeps a margin (3 mm at 7).
     pub contact_hertz: Real,
     /// The same against a static or kinematic body (capped at half the substep rate).
     pub static_contact_hertz: Real,
@@ -196,9 +197,9 @@ struct Stages<'a> {
     lists: (Lists<1>, Lists<4>, Lists<8>),
     lanes: usize,
     colours: &'a [std::ops::Range<usize>],
-    /// The coloured contacts and each bundle's span of them (see [`Bundles`]).
-    order: &'a [u32],
-    spans: &'a [std::ops::Range<u32>],
+    /// The colours' contacts and each bundle's span of them (see [`Bundles`]).
+    colour_lists: &'a [Vec<u32>],
+    spans: &'a [Span],
     /// The step's contacts: read to prepare the bundles, their impulses written back after.
     contacts: (Shared<Contact>, usize),
     joints: Shared<Vec<JointConstraint>>,
@@ -302,7 +303,7 @@ impl Stages<'_> {
             Preparation {
                 bodies: &*self.bodies.0,
                 contacts: std::slice::from_raw_parts(self.contacts.0 .0, self.contacts.1),
-                order: self.order,
+                colours: self.colour_lists,
                 spans: self.spans,
                 settings: self.contact,
             }
@@ -434,14 +435,21 @@ struct Packed<const L: usize> {
 }
 
 /// What preparing a share of the bundles reads: the bodies at the start of the step, the
-/// step's contacts, the coloured contact order and each bundle's span of it.
-#[derive(Clone, Copy)]
+/// step's contacts, the colours' contact lists and each bundle's span of one.
 struct Preparation<'a> {
     bodies: &'a Bodies,
     contacts: &'a [Contact],
-    order: &'a [u32],
-    spans: &'a [std::ops::Range<u32>],
+    colours: &'a [Vec<u32>],
+    spans: &'a [Span],
     settings: &'a ContactSettings,
+}
+
+/// A bundle's contacts: `start..end` of colour `colour`'s list.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    colour: u32,
+    start: u32,
+    end: u32,
 }
 
 /// Prepares bundles `range` of `lists` (see [`Bundle::prepare`]).
@@ -457,7 +465,7 @@ unsafe fn prepare_part<const L: usize>(
     // SAFETY: the caller's contract.
     let (hot, cold) = unsafe { lists.part(range.start, range.len()) };
     for ((bundle, cold), span) in hot.iter_mut().zip(cold).zip(&input.spans[range]) {
-        let indices = &input.order[span.start as usize..span.end as usize];
+        let indices = &input.colours[span.colour as usize][span.start as usize..span.end as usize];
         bundle.prepare(cold, input.bodies, input.contacts, indices, input.settings);
     }
 }
@@ -513,10 +521,8 @@ struct Bundles {
     eight: Packed<8>,
     /// Each colour's bundles, as a range of the filled list.
     colours: Vec<std::ops::Range<usize>>,
-    /// The coloured contacts, colour after colour.
-    order: Vec<u32>,
-    /// Each bundle's contacts, as a span of `order`.
-    spans: Vec<std::ops::Range<u32>>,
+    /// Each bundle's contacts, as a span of its colour's list.
+    spans: Vec<Span>,
 }
 
 impl Bundles {
@@ -530,14 +536,15 @@ impl Bundles {
             out.cold.resize_with(len, BundleCold::default);
         }
         self.colours.clear();
-        self.order.clear();
         self.spans.clear();
-        for colour in &colouring.colours {
+        for (c, colour) in colouring.colours.iter().enumerate() {
             let first = self.spans.len();
-            for chunk in colour.chunks(lanes) {
-                let start = self.order.len() as u32;
-                self.order.extend_from_slice(chunk);
-                self.spans.push(start..self.order.len() as u32);
+            for start in (0..colour.len()).step_by(lanes) {
+                self.spans.push(Span {
+                    colour: c as u32,
+                    start: start as u32,
+                    end: (start + lanes).min(colour.len()) as u32,
+                });
             }
             self.colours.push(first..self.spans.len());
         }
@@ -614,7 +621,7 @@ impl Solver {
             lists,
             lanes,
             colours: &self.bundles.colours,
-            order: &self.bundles.order,
+            colour_lists: &self.colouring.colours,
             spans: &self.bundles.spans,
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             joints: Shared(&mut self.joints),
