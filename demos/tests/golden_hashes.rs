@@ -33,7 +33,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("balls", 0xb3a3557043c7a716),
     ("convex", 0x34e01ed218233684),
     ("joint_grid", 0xce789ed0ff0eaef3),
-    ("spring_net", 0x04718cb24d2720be),
+    ("spring_net", 0xa4ce73eb210d6204),
     ("rope", 0xd2af0f9165fc4110),
     ("cloth", 0xab84a446c1785c27),
     ("bullet", 0xffc0026785d750bd),

@@ -52,7 +52,7 @@ pub use sprung_solver::softness::Spring;
 pub use stepper::FixedStepper;
 #[cfg(feature = "serde")]
 pub use world::SNAPSHOT_VERSION;
-pub use world::{LimitedSpring, StepReport, World};
+pub use world::{LimitedSpring, SpringLimit, StepReport, World};
 
 /// Springs outside the rigid-body solver, for gameplay code: the toolkit of dampers, exact
 /// spring-dampers and what is built on them (from the solver crate), the position-based

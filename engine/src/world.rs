@@ -87,23 +87,38 @@ pub struct StepReport {
     pub integrate_ms: f64,
     /// Wall time of continuous collision, joint breaking and islands after the solve, ms.
     pub after_ms: f64,
-    /// Springs the engine limited this step (attachments held to their force cap): listed by
-    /// [`World::limited_springs`].
+    /// Springs the engine limited this step (attachments held to their force cap, springs too
+    /// stiff for the substep to follow exactly): listed by [`World::limited_springs`].
     pub limited_springs: usize,
     /// Bodies the step quarantined: their state stopped being finite or passed a speed limit
     /// (see [`RigidBody::is_quarantined`]); each is also an [`Event::BodyQuarantined`].
     pub quarantined: usize,
 }
 
-/// A spring the engine held back in the last step, and by how much.
+/// A spring the engine held back in the last step, and how.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LimitedSpring {
-    /// The joint (an attachment).
+    /// The joint.
     pub joint: JointHandle,
-    /// The force it asked for (N).
-    pub wanted: Real,
-    /// The force it was allowed (N): its cap.
-    pub allowed: Real,
+    /// What held it back.
+    pub limit: SpringLimit,
+}
+
+/// How a spring was held back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SpringLimit {
+    /// An attachment reached its force cap.
+    ForceCap {
+        /// The force it asked for (N).
+        wanted: Real,
+        /// The force it was allowed (N): its cap.
+        allowed: Real,
+    },
+    /// The spring is too stiff and too lightly damped for the substep to follow its
+    /// oscillation exactly (above about a sixth of the substep rate; see
+    /// [`sprung_solver::softness::SpringSoftness`]): it was solved implicitly instead, stable
+    /// but damped more than asked. More substeps, or more damping, make it exact again.
+    TooStiff,
 }
 
 /// A physics world: gravity, settings, bodies with their colliders, and the step.
@@ -764,7 +779,8 @@ impl World {
     }
 
     /// The springs the engine held back in the last step (never silently): each attachment that
-    /// reached its force cap, with the force it asked for and the force it got.
+    /// reached its force cap, with the force it asked for and the force it got, and each spring
+    /// too stiff for the substep to be exact.
     pub fn limited_springs(&self) -> &[LimitedSpring] {
         &self.limited
     }

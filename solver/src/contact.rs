@@ -38,7 +38,7 @@
 use smallvec::SmallVec;
 
 use crate::body::{Bodies, BodyState};
-use crate::softness::{Softness, Spring};
+use crate::softness::{Softness, Spring, SpringSoftness};
 use crate::{Matrix, Real, Vector};
 
 /// One contact point as the engine hands it over, and as the solver hands it back.
@@ -191,7 +191,7 @@ pub struct ContactPoint {
     /// The largest normal impulse applied in any substep (N s).
     pub max_normal_impulse: Real,
     /// For a soft contact, the spring's coefficients on this point's normal row.
-    pub(crate) spring: Option<Softness>,
+    pub(crate) spring: Option<SpringSoftness>,
 }
 
 /// What two colliders' materials make of their contact, already mixed by the engine.
@@ -399,7 +399,7 @@ impl ContactFrame {
             normal: normal_row,
             lever_arm: (ra - self.center_a).norm(),
             max_normal_impulse: 0.0,
-            spring: spring.map(|(s, h)| Softness::from_spring(s, normal_row.mass, h)),
+            spring: spring.map(|(s, h)| SpringSoftness::new(s, normal_row.mass, h)),
         }
     }
 
@@ -513,6 +513,7 @@ impl ContactConstraint {
             let separation =
                 p.base_separation + moved + n_b.dot(&p.anchor_b) - n_a.dot(&p.anchor_a);
             if let Some(soft) = &p.spring {
+                let soft = soft.pass(use_bias);
                 // A soft contact: the overlap is a spring's stretch, in every pass; apart, it
                 // pushes nothing (a rigid speculative stop would catch the body at the surface
                 // and leave the spring nothing to do).

@@ -236,13 +236,14 @@ impl World {
         let h = dt / self.settings.substeps as Real;
         self.limited.clear();
         for j in &self.solver.joints {
+            let joint = self.joints.handle(j.user_index);
             if let Some((wanted, allowed)) = j.limited(h) {
-                let joint = self.joints.handle(j.user_index);
-                self.limited.push(LimitedSpring {
-                    joint,
-                    wanted,
-                    allowed,
-                });
+                let limit = SpringLimit::ForceCap { wanted, allowed };
+                self.limited.push(LimitedSpring { joint, limit });
+            }
+            if j.too_stiff(h) {
+                let limit = SpringLimit::TooStiff;
+                self.limited.push(LimitedSpring { joint, limit });
             }
         }
         self.broken.clear();

@@ -9,7 +9,7 @@
 use super::{solve_limit, spring_softness, JointFrame, JointSettings};
 use crate::body::Motion;
 use crate::row::Row;
-use crate::softness::{Softness, Spring};
+use crate::softness::{Spring, SpringSoftness};
 use crate::{Real, Vector};
 
 /// A distance joint's rows and settings.
@@ -21,7 +21,7 @@ pub struct DistanceJoint {
     min_length: Real,
     max_length: Real,
     /// `Some` for a spring; `None` for a rigid rest length unless it is free between limits.
-    softness: Option<Softness>,
+    softness: Option<SpringSoftness>,
     /// Whether the rest-length row acts at all (off for a pure rope or limits-only joint).
     holds_rest_length: bool,
 }
@@ -69,6 +69,11 @@ impl DistanceJoint {
         }
     }
 
+    /// Whether the spring fell back to implicit coefficients (too stiff to be exact).
+    pub fn too_stiff(&self) -> bool {
+        self.softness.is_some_and(|s| s.limited)
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn solve(
         &mut self,
@@ -93,12 +98,13 @@ impl DistanceJoint {
             let c = length - self.rest_length;
             match &self.softness {
                 Some(soft) => {
+                    let soft = soft.pass(use_bias);
                     rest.solve(
                         a,
                         b,
                         0.0,
                         soft.bias_rate * c,
-                        soft,
+                        &soft,
                         Real::NEG_INFINITY,
                         Real::INFINITY,
                     );

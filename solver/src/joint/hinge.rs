@@ -44,7 +44,7 @@ pub struct HingeJoint {
     pub point: BallJoint,
     /// Two alignment rows, the lower and upper limit rows and the motor row.
     pub rows: [Row; 5],
-    settings: HingeSettings,
+    pub(super) settings: HingeSettings,
 }
 
 /// The hinge angle of `reference_b` from `reference_a` about `axis` (rad, in (-pi, pi]).
@@ -191,7 +191,7 @@ pub struct FixedJoint {
     /// The bodies' orientations at the start of the step.
     start: (Quaternion, Quaternion),
     /// A soft weld: this spring instead of rigid rows.
-    spring: Option<Spring>,
+    pub(super) spring: Option<Spring>,
 }
 
 impl FixedJoint {
@@ -296,7 +296,7 @@ pub struct SliderJoint {
     pub rows: [Row; 8],
     relative: Quaternion,
     start: (Quaternion, Quaternion),
-    settings: SliderSettings,
+    pub(super) settings: SliderSettings,
 }
 
 impl SliderJoint {

@@ -10,7 +10,8 @@
 //! current anchors and axis. Measured: with the axis frozen at the start of the step, the
 //! 30 x 30 `spring_net` diverged within 100 steps at 4 substeps; with the current axis it settles. Rigid rows get the Baumgarte push (dropped in relax
 //! passes); soft rows are springs ([`Spring`]) and always apply, since the spring is physics, not
-//! stabilisation.
+//! stabilisation, each pass with its own coefficients ([`SpringSoftness`]) so that an isolated
+//! spring moves as the closed-form oscillator does.
 
 mod ball;
 mod distance;
@@ -24,7 +25,7 @@ pub use world::{MotorJoint, UprightJoint};
 
 use crate::body::{Bodies, Motion};
 use crate::row::Row;
-use crate::softness::{Softness, Spring};
+use crate::softness::{Softness, Spring, SpringSoftness};
 use crate::{Real, Vector};
 
 /// Where a joint attaches to its two bodies, at the start of the step.
@@ -175,7 +176,7 @@ impl JointConstraint {
             JointKind::Distance(j) => {
                 j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
             }
-            JointKind::Upright(j) => j.solve(&mut a, &mut b),
+            JointKind::Upright(j) => j.solve(&mut a, &mut b, use_bias),
             JointKind::Motor(j) => j.solve(&mut a, &mut b),
             JointKind::Hinge(j) => {
                 j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
@@ -223,6 +224,25 @@ impl JointConstraint {
         match &self.kind {
             JointKind::Ball(j) => j.wanted_impulse.map(|w| (w / h, j.max_impulse / h)),
             _ => None,
+        }
+    }
+
+    /// Whether one of the joint's springs was too stiff at substep `h` for its exact
+    /// coefficients and fell back to the implicit ones ([`SpringSoftness`]).
+    pub fn too_stiff(&self, h: Real) -> bool {
+        let rows_of = |spring: Option<&Spring>, rows: &[Row]| {
+            spring.is_some_and(|s| rows.iter().any(|r| spring_softness(s, r, h).limited))
+        };
+        match &self.kind {
+            JointKind::Ball(j) => j.too_stiff(),
+            JointKind::Distance(j) => j.too_stiff(),
+            JointKind::Upright(j) => j.too_stiff(),
+            JointKind::Motor(_) => false,
+            JointKind::Hinge(j) => {
+                rows_of(j.settings.spring.as_ref(), &j.rows[..2]) || j.point.too_stiff()
+            }
+            JointKind::Fixed(j) => rows_of(j.spring.as_ref(), &j.rows) || j.point.too_stiff(),
+            JointKind::Slider(j) => rows_of(j.settings.spring.as_ref(), &j.rows[..5]),
         }
     }
 
@@ -318,17 +338,17 @@ fn position_softness(
     use_bias: bool,
 ) -> Softness {
     match spring {
-        Some(spring) => spring_softness(spring, row, h),
+        Some(spring) => spring_softness(spring, row, h).pass(use_bias),
         None => settings.rigid(use_bias),
     }
 }
 
-/// The softness of a spring row of `row`'s effective mass at substep `h`.
-fn spring_softness(spring: &Spring, row: &Row, h: Real) -> Softness {
+/// The coefficients of a spring row of `row`'s effective mass at substep `h`, for both passes.
+fn spring_softness(spring: &Spring, row: &Row, h: Real) -> SpringSoftness {
     let mass = if row.effective_mass > 0.0 {
         row.effective_mass
     } else {
         0.0
     };
-    Softness::from_spring(spring, mass, h)
+    SpringSoftness::new(spring, mass, h)
 }

@@ -15,7 +15,7 @@ use super::{spring_softness, JointFrame};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::row::Row;
-use crate::softness::{Softness, Spring};
+use crate::softness::{Spring, SpringSoftness};
 use crate::{Real, Vector};
 
 /// An upright spring's rows.
@@ -27,7 +27,7 @@ pub struct UprightJoint {
     /// The body axis in world space at the start of the step.
     body_axis: Vector,
     world_axis: Vector,
-    softness: [Softness; 2],
+    softness: [SpringSoftness; 2],
 }
 
 impl UprightJoint {
@@ -58,12 +58,17 @@ impl UprightJoint {
         }
     }
 
-    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion) {
+    /// Whether the spring fell back to implicit coefficients (too stiff to be exact).
+    pub fn too_stiff(&self) -> bool {
+        self.softness.iter().any(|s| s.limited)
+    }
+
+    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion, use_bias: bool) {
         let u = b.delta_rotation * self.body_axis;
         let error = u.cross(&self.world_axis);
         for (k, row) in self.rows.iter_mut().enumerate() {
             let c = -error.dot(&self.axes[k]);
-            let soft = self.softness[k];
+            let soft = self.softness[k].pass(use_bias);
             row.solve(
                 a,
                 b,
