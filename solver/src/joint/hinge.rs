@@ -113,8 +113,6 @@ impl HingeJoint {
         &mut self,
         a: &mut Motion,
         b: &mut Motion,
-        separation: &Vector,
-        anchors: &(Vector, Vector),
         settings: &JointSettings,
         h: Real,
         use_bias: bool,
@@ -174,8 +172,7 @@ impl HingeJoint {
                 Real::INFINITY,
             );
         }
-        self.point
-            .solve(a, b, separation, anchors, settings, use_bias);
+        self.point.solve_motions(a, b, settings, use_bias);
     }
 }
 
@@ -245,8 +242,6 @@ impl FixedJoint {
         &mut self,
         a: &mut Motion,
         b: &mut Motion,
-        separation: &Vector,
-        anchors: &(Vector, Vector),
         settings: &JointSettings,
         h: Real,
         use_bias: bool,
@@ -268,8 +263,7 @@ impl FixedJoint {
                 Real::INFINITY,
             );
         }
-        self.point
-            .solve(a, b, separation, anchors, settings, use_bias);
+        self.point.solve_motions(a, b, settings, use_bias);
     }
 }
 

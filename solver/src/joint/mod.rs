@@ -144,8 +144,21 @@ pub struct JointConstraint {
 impl JointConstraint {
     /// Applies the accumulated impulses.
     pub fn warm_start(&self, bodies: &mut Bodies) {
+        if let JointKind::Ball(j) = &self.kind {
+            // The point part reads only the hot state (its masses are its own).
+            let (ia, ib) = (self.frame.body_a, self.frame.body_b);
+            let (mut a, mut b) = (*bodies.state(ia), *bodies.state(ib));
+            j.warm_start(&mut a, &mut b);
+            bodies.store_pair((ia, &a), (ib, &b));
+            return;
+        }
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
+        match &self.kind {
+            JointKind::Hinge(j) => j.point.warm_start_motions(&mut a, &mut b),
+            JointKind::Fixed(j) => j.point.warm_start_motions(&mut a, &mut b),
+            _ => {}
+        }
         self.for_each_row(|row| row.apply(&mut a, &mut b, row.impulse));
         Motion::store_pair(bodies, (&a, self.frame.body_a), (&b, self.frame.body_b));
     }
@@ -161,29 +174,26 @@ impl JointConstraint {
         use_bias: bool,
         elapsed: Real,
     ) {
+        if let JointKind::Ball(j) = &mut self.kind {
+            let (ia, ib) = (self.frame.body_a, self.frame.body_b);
+            let (mut a, mut b) = (*bodies.state(ia), *bodies.state(ib));
+            j.solve(&mut a, &mut b, settings, use_bias, elapsed);
+            bodies.store_pair((ia, &a), (ib, &b));
+            return;
+        }
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
-        let mut separation = self.frame.current_separation(&a, &b);
-        if let JointKind::Ball(j) = &self.kind {
-            // A moving target (an attachment's) has travelled on since the step began.
-            separation -= j.target_velocity * elapsed;
-        }
+        let separation = self.frame.current_separation(&a, &b);
         let anchors = self.frame.current_anchors(&a, &b);
         match &mut self.kind {
-            JointKind::Ball(j) => {
-                j.solve(&mut a, &mut b, &separation, &anchors, settings, use_bias)
-            }
+            JointKind::Ball(_) => {}
             JointKind::Distance(j) => {
                 j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
             }
             JointKind::Upright(j) => j.solve(&mut a, &mut b, use_bias),
             JointKind::Motor(j) => j.solve(&mut a, &mut b),
-            JointKind::Hinge(j) => {
-                j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
-            }
-            JointKind::Fixed(j) => {
-                j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
-            }
+            JointKind::Hinge(j) => j.solve(&mut a, &mut b, settings, h, use_bias),
+            JointKind::Fixed(j) => j.solve(&mut a, &mut b, settings, h, use_bias),
             JointKind::Slider(j) => {
                 j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
             }
@@ -191,15 +201,15 @@ impl JointConstraint {
         Motion::store_pair(bodies, (&a, self.frame.body_a), (&b, self.frame.body_b));
     }
 
-    /// Calls `f` on every row (for warm starting).
-    pub fn for_each_row(&self, mut f: impl FnMut(&Row)) {
+    /// Calls `f` on every row (for warm starting); point parts are not rows.
+    fn for_each_row(&self, mut f: impl FnMut(&Row)) {
         match &self.kind {
-            JointKind::Ball(j) => j.rows.iter().for_each(f),
+            JointKind::Ball(_) => {}
             JointKind::Distance(j) => j.rows.iter().for_each(f),
             JointKind::Upright(j) => j.rows.iter().for_each(f),
             JointKind::Motor(j) => f(&j.row),
-            JointKind::Hinge(j) => j.point.rows.iter().chain(&j.rows).for_each(f),
-            JointKind::Fixed(j) => j.point.rows.iter().chain(&j.rows).for_each(f),
+            JointKind::Hinge(j) => j.rows.iter().for_each(f),
+            JointKind::Fixed(j) => j.rows.iter().for_each(f),
             JointKind::Slider(j) => j.rows.iter().for_each(f),
         }
     }
@@ -208,12 +218,18 @@ impl JointConstraint {
     pub fn reset_impulses(&mut self) {
         let clear = |r: &mut Row| r.impulse = 0.0;
         match &mut self.kind {
-            JointKind::Ball(j) => j.rows.iter_mut().for_each(clear),
+            JointKind::Ball(j) => j.reset_impulse(),
             JointKind::Distance(j) => j.rows.iter_mut().for_each(clear),
             JointKind::Upright(j) => j.rows.iter_mut().for_each(clear),
             JointKind::Motor(j) => clear(&mut j.row),
-            JointKind::Hinge(j) => j.point.rows.iter_mut().chain(&mut j.rows).for_each(clear),
-            JointKind::Fixed(j) => j.point.rows.iter_mut().chain(&mut j.rows).for_each(clear),
+            JointKind::Hinge(j) => {
+                j.point.reset_impulse();
+                j.rows.iter_mut().for_each(clear)
+            }
+            JointKind::Fixed(j) => {
+                j.point.reset_impulse();
+                j.rows.iter_mut().for_each(clear)
+            }
             JointKind::Slider(j) => j.rows.iter_mut().for_each(clear),
         }
     }
