@@ -14,7 +14,7 @@ use crate::body::{Bodies, BodySim, BodyState, StateView};
 use crate::bundle::{self, Bundle, BundleCold, Pass};
 use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
-use crate::joint::{JointConstraint, JointSettings};
+use crate::joint::{JointConstraint, JointKind, JointSettings, PointRow};
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::Softness;
 use crate::Real;
@@ -172,6 +172,12 @@ pub struct Solver {
     scalar: Vec<ContactConstraint>,
     /// The step's joints, solved before the contacts in every pass.
     pub joints: Vec<JointConstraint>,
+    /// The joints that are a point part alone (plain ball joints), copied out of `joints` in
+    /// their compact form for the passes, and each one's index in `joints`.
+    points: Vec<PointRow>,
+    point_joints: Vec<u32>,
+    /// The indices of the other joints, solved after the points.
+    general: Vec<u32>,
     /// The contacts' colours.
     colouring: Colouring,
     /// The coloured contacts in lanes, for the lane count of this step.
@@ -203,6 +209,9 @@ struct Stages<'a> {
     /// The step's contacts: read to prepare the bundles, their impulses written back after.
     contacts: (Shared<Contact>, usize),
     joints: Shared<Vec<JointConstraint>>,
+    /// The plain ball joints' point parts, and the other joints' indices.
+    points: Shared<Vec<PointRow>>,
+    general: &'a [u32],
     /// The overflow contacts, prepared one by one.
     scalar: Shared<Vec<ContactConstraint>>,
     settings: &'a SolverSettings,
@@ -237,23 +246,26 @@ impl Stages<'_> {
                 sim.integrate_velocity(state, h)
             });
             barrier.wait();
-            self.serial(worker, |bodies, joints, contacts| {
-                for j in joints.iter() {
-                    j.warm_start(bodies);
+            self.serial(worker, |s| {
+                for p in s.points.iter() {
+                    let (mut a, mut b) = (*s.bodies.state(p.body_a), *s.bodies.state(p.body_b));
+                    p.warm_start(&mut a, &mut b);
+                    s.bodies.store_pair((p.body_a, &a), (p.body_b, &b));
                 }
-                for c in contacts.iter() {
-                    c.warm_start(bodies);
+                for &j in self.general {
+                    s.joints[j as usize].warm_start(s.bodies);
+                }
+                for c in s.contacts.iter() {
+                    c.warm_start(s.bodies);
                 }
             });
             self.colours(worker, workers, Pass::WarmStart);
             for _ in 0..self.settings.iterations.max(1) {
                 let friction = self.friction_in_biased_pass;
-                self.serial(worker, |bodies, joints, contacts| {
-                    for j in joints.iter_mut() {
-                        j.solve(bodies, self.joint, h, true, start);
-                    }
-                    for c in contacts.iter_mut() {
-                        c.solve(bodies, self.contact, true, friction);
+                self.serial(worker, |mut s| {
+                    s.solve_joints(self.general, self.joint, h, true, start);
+                    for c in s.contacts.iter_mut() {
+                        c.solve(s.bodies, self.contact, true, friction);
                     }
                 });
                 let pass = Pass::Solve {
@@ -265,12 +277,10 @@ impl Stages<'_> {
             self.integrate(worker, workers, |state, _| state.integrate_position(h));
             barrier.wait();
             for _ in 0..self.settings.relax_iterations {
-                self.serial(worker, |bodies, joints, contacts| {
-                    for j in joints.iter_mut() {
-                        j.solve(bodies, self.joint, h, false, start + h);
-                    }
-                    for c in contacts.iter_mut() {
-                        c.solve(bodies, self.contact, false, true);
+                self.serial(worker, |mut s| {
+                    s.solve_joints(self.general, self.joint, h, false, start + h);
+                    for c in s.contacts.iter_mut() {
+                        c.solve(s.bodies, self.contact, false, true);
                     }
                 });
                 let pass = Pass::Solve {
@@ -281,9 +291,9 @@ impl Stages<'_> {
             }
         }
         let threshold = self.settings.restitution_threshold;
-        self.serial(worker, |bodies, _, contacts| {
-            for c in contacts.iter_mut() {
-                c.restitute(bodies, threshold);
+        self.serial(worker, |s| {
+            for c in s.contacts.iter_mut() {
+                c.restitute(s.bodies, threshold);
             }
         });
         self.colours(worker, workers, Pass::Restitute);
@@ -350,19 +360,16 @@ impl Stages<'_> {
     }
 
     /// `f` on worker 0 alone, the others waiting at the barrier after it.
-    unsafe fn serial(
-        &self,
-        worker: usize,
-        f: impl FnOnce(&mut Bodies, &mut Vec<JointConstraint>, &mut Vec<ContactConstraint>),
-    ) {
+    unsafe fn serial(&self, worker: usize, f: impl FnOnce(Serial)) {
         if worker == 0 {
             // SAFETY: the other workers touch nothing until the barrier below.
             unsafe {
-                f(
-                    &mut *self.bodies.0,
-                    &mut *self.joints.0,
-                    &mut *self.scalar.0,
-                )
+                f(Serial {
+                    bodies: &mut *self.bodies.0,
+                    joints: &mut *self.joints.0,
+                    points: &mut *self.points.0,
+                    contacts: &mut *self.scalar.0,
+                })
             };
         }
         self.barrier.wait();
@@ -393,6 +400,35 @@ impl Stages<'_> {
                 }
             }
             self.barrier.wait();
+        }
+    }
+}
+
+/// What the serial stages work on (worker 0 alone).
+struct Serial<'a> {
+    bodies: &'a mut Bodies,
+    joints: &'a mut Vec<JointConstraint>,
+    points: &'a mut Vec<PointRow>,
+    contacts: &'a mut Vec<ContactConstraint>,
+}
+
+impl Serial<'_> {
+    /// One pass over the joints: the point parts, then the joints of `general`.
+    fn solve_joints(
+        &mut self,
+        general: &[u32],
+        settings: &JointSettings,
+        h: Real,
+        use_bias: bool,
+        elapsed: Real,
+    ) {
+        for p in self.points.iter_mut() {
+            let (mut a, mut b) = (*self.bodies.state(p.body_a), *self.bodies.state(p.body_b));
+            p.solve(&mut a, &mut b, use_bias);
+            self.bodies.store_pair((p.body_a, &a), (p.body_b, &b));
+        }
+        for &j in general {
+            self.joints[j as usize].solve(self.bodies, settings, h, use_bias, elapsed);
         }
     }
 }
@@ -585,6 +621,7 @@ impl Solver {
                 c.reset_impulses();
             }
         }
+        self.split_joints();
         self.colouring.build(&self.contacts, bodies);
         let lanes = settings.simd.lanes();
         self.bundles.layout(&self.colouring, lanes);
@@ -625,6 +662,8 @@ impl Solver {
             spans: &self.bundles.spans,
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             joints: Shared(&mut self.joints),
+            points: Shared(&mut self.points),
+            general: &self.general,
             scalar: Shared(&mut self.scalar),
             settings,
             contact: &contact,
@@ -642,6 +681,28 @@ impl Solver {
         for c in &self.scalar {
             c.unpack(&mut self.contacts[c.source as usize]);
         }
+        for (p, &j) in self.points.iter().zip(&self.point_joints) {
+            if let JointKind::Ball(ball) = &mut self.joints[j as usize].kind {
+                ball.set_impulse(p.impulse);
+            }
+        }
         bodies.finalize();
+    }
+
+    /// Copies the plain ball joints' point parts out of the joint list into `points`, in their
+    /// compact form, and lists the other joints in `general`.
+    fn split_joints(&mut self) {
+        self.points.clear();
+        self.point_joints.clear();
+        self.general.clear();
+        for (i, j) in self.joints.iter().enumerate() {
+            match &j.kind {
+                JointKind::Ball(ball) if ball.plain_point().is_some() => {
+                    self.points.extend(ball.plain_point());
+                    self.point_joints.push(i as u32);
+                }
+                _ => self.general.push(i as u32),
+            }
+        }
     }
 }

@@ -75,6 +75,11 @@ impl World {
     /// Turns every joint into the solver's rows, anchored at the bodies' current poses.
     pub(super) fn build_joints(&mut self, dt: Real) {
         let h = dt / self.settings.substeps as Real;
+        let rigid = sprung_solver::joint::JointSettings::new(
+            self.settings.joint_hertz,
+            self.settings.joint_damping_ratio,
+            h,
+        );
         self.solver.joints.clear();
         for (index, joint) in self.joints.iter() {
             let (ba, bb) = (
@@ -107,7 +112,7 @@ impl World {
             let point = Vector::new(impulses[0], impulses[1], impulses[2]);
             let rows = match &joint.kind {
                 JointKind::Ball { spring } => {
-                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, h, point))
+                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, &rigid, h, point))
                 }
                 JointKind::Distance(d) => {
                     let carried = [impulses[0], impulses[1], impulses[2]];
@@ -131,12 +136,14 @@ impl World {
                         motor: *motor,
                         spring: *spring,
                     };
-                    Rows::Hinge(HingeJoint::new(&frame, &a, &b, settings, h, &impulses))
+                    Rows::Hinge(HingeJoint::new(
+                        &frame, &a, &b, settings, &rigid, h, &impulses,
+                    ))
                 }
                 JointKind::Fixed { relative, spring } => {
                     let start = (ba.pose.rotation, bb.pose.rotation);
                     Rows::Fixed(FixedJoint::new(
-                        &frame, &a, &b, *relative, start, *spring, h, &impulses,
+                        &frame, &a, &b, *relative, start, *spring, &rigid, h, &impulses,
                     ))
                 }
                 JointKind::Slider {
@@ -162,7 +169,7 @@ impl World {
                     max_force,
                     target_velocity,
                 } => {
-                    let mut rows = BallJoint::new(&frame, &a, &b, Some(*spring), h, point);
+                    let mut rows = BallJoint::new(&frame, &a, &b, Some(*spring), &rigid, h, point);
                     rows.target_velocity = *target_velocity;
                     rows.max_impulse = max_force * h;
                     Rows::Ball(rows)

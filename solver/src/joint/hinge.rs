@@ -67,6 +67,7 @@ impl HingeJoint {
         a: &Motion,
         b: &Motion,
         settings: HingeSettings,
+        joint: &JointSettings,
         h: Real,
         impulses: &[Real; 8],
     ) -> Self {
@@ -75,6 +76,7 @@ impl HingeJoint {
             a,
             b,
             settings.spring,
+            joint,
             h,
             Vector::new(impulses[0], impulses[1], impulses[2]),
         );
@@ -172,7 +174,7 @@ impl HingeJoint {
                 Real::INFINITY,
             );
         }
-        self.point.solve_motions(a, b, settings, use_bias);
+        self.point.solve_motions(a, b, use_bias);
     }
 }
 
@@ -201,6 +203,7 @@ impl FixedJoint {
         relative: Quaternion,
         start: (Quaternion, Quaternion),
         spring: Option<Spring>,
+        joint: &JointSettings,
         h: Real,
         impulses: &[Real; 8],
     ) -> Self {
@@ -209,6 +212,7 @@ impl FixedJoint {
             a,
             b,
             spring,
+            joint,
             h,
             Vector::new(impulses[0], impulses[1], impulses[2]),
         );
@@ -263,7 +267,7 @@ impl FixedJoint {
                 Real::INFINITY,
             );
         }
-        self.point.solve_motions(a, b, settings, use_bias);
+        self.point.solve_motions(a, b, use_bias);
     }
 }
 

@@ -16,11 +16,13 @@
 mod ball;
 mod distance;
 mod hinge;
+mod point;
 mod world;
 
 pub use ball::BallJoint;
 pub use distance::{DistanceJoint, DistanceSettings};
 pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings, SliderJoint, SliderSettings};
+pub use point::PointRow;
 pub use world::{MotorJoint, UprightJoint};
 
 use crate::body::{Bodies, Motion};
@@ -177,7 +179,7 @@ impl JointConstraint {
         if let JointKind::Ball(j) = &mut self.kind {
             let (ia, ib) = (self.frame.body_a, self.frame.body_b);
             let (mut a, mut b) = (*bodies.state(ia), *bodies.state(ib));
-            j.solve(&mut a, &mut b, settings, use_bias, elapsed);
+            j.solve(&mut a, &mut b, use_bias, elapsed);
             bodies.store_pair((ia, &a), (ib, &b));
             return;
         }

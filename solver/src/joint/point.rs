@@ -1,0 +1,170 @@
+//! The point part: B's anchor held on A's anchor, the three position rows solved together as
+//! one 3 x 3 block.
+//!
+//! The impulse `P` that meets the three rows is `-K^-1 (J v + bias)` with the point's mass
+//! matrix `K = (1/m_a + 1/m_b) I - [r_a]x I_a^-1 [r_a]x - [r_b]x I_b^-1 [r_b]x`. Solved as three
+//! scalar rows along the world axes, a long lever arm couples the rows so strongly that
+//! Gauss-Seidel's few passes leave the constraint unmet (a 2.5 m pendulum swung 2% slow); the
+//! block meets all three at once, as rows along K's eigen-axes did before it, without an
+//! eigen-decomposition per joint and step or rows rebuilt every pass (measured on `joint_grid`:
+//! those two were 60% of the step).
+//!
+//! Prepared once per step (Jolt's `PointConstraintPart` does the same): `K^-1` from the anchors
+//! and world inertia at the start of the step, and the bodies' inverse masses, so that a pass
+//! reads only the bodies' hot state. Each pass turns the anchors by the bodies' rotation since
+//! the step began, for the position error and for the Jacobian. A [`PointRow`] is small (about
+//! 200 bytes) because the solver streams through thousands of them per pass (`joint_grid`'s
+//! 4,900): read from the joints' general list, 800 bytes each, the passes were memory-bound.
+
+use nalgebra::Matrix3;
+
+use crate::body::{BodyState, Motion};
+use crate::softness::Softness;
+use crate::{Real, Vector};
+
+use super::JointFrame;
+
+/// A point part prepared for one step, with everything its passes read.
+#[derive(Clone, Copy, Debug)]
+pub struct PointRow {
+    /// Body A's solver index, or [`crate::body::STATIC`].
+    pub body_a: u32,
+    /// Body B's solver index, or [`crate::body::STATIC`].
+    pub body_b: u32,
+    /// A's anchor from A's centre of mass at the start of the step (world orientation).
+    anchor_a: Vector,
+    /// B's anchor from B's centre of mass.
+    anchor_b: Vector,
+    /// B's anchor minus A's anchor at the start of the step.
+    separation: Vector,
+    /// Inverse masses of A and B (0 for a static body).
+    inv_mass: [Real; 2],
+    /// World inverse inertias of A and B at the start of the step.
+    inv_inertia: [Matrix3<Real>; 2],
+    /// `K^-1` at the start of the step (zero if neither body can move).
+    pub(super) effective_mass: Matrix3<Real>,
+    /// The coefficients of the biased and of the relax pass, the same along every direction.
+    pub(super) softness: [Softness; 2],
+    /// The accumulated impulse (N s, world), kept for warm starting.
+    pub impulse: Vector,
+}
+
+impl PointRow {
+    /// The point part of `frame` between `a` and `b`, with `softness` for the biased and the
+    /// relax pass, carrying last step's `impulse` (a world vector, N s; anything not finite is
+    /// dropped).
+    pub fn new(
+        frame: &JointFrame,
+        a: &Motion,
+        b: &Motion,
+        softness: [Softness; 2],
+        impulse: Vector,
+    ) -> PointRow {
+        PointRow {
+            body_a: frame.body_a,
+            body_b: frame.body_b,
+            anchor_a: frame.anchor_a,
+            anchor_b: frame.anchor_b,
+            separation: frame.separation,
+            inv_mass: [a.inv_mass, b.inv_mass],
+            inv_inertia: [a.inv_inertia, b.inv_inertia],
+            effective_mass: mass_matrix(frame, a, b)
+                .try_inverse()
+                .unwrap_or_else(Matrix3::zeros),
+            softness,
+            impulse: if impulse.iter().all(|x| x.is_finite()) {
+                impulse
+            } else {
+                Vector::zeros()
+            },
+        }
+    }
+
+    /// The anchors now (from each centre of mass), turned by the bodies' rotation since the
+    /// step began.
+    #[inline]
+    pub(super) fn anchors(&self, a: &BodyState, b: &BodyState) -> (Vector, Vector) {
+        (
+            a.delta_rotation * self.anchor_a,
+            b.delta_rotation * self.anchor_b,
+        )
+    }
+
+    /// B's anchor minus A's anchor now, for anchors `r_a`, `r_b` turned as [`Self::anchors`].
+    #[inline]
+    pub(super) fn separation(
+        &self,
+        a: &BodyState,
+        b: &BodyState,
+        (r_a, r_b): (&Vector, &Vector),
+    ) -> Vector {
+        self.separation + (b.delta_position + (r_b - self.anchor_b))
+            - (a.delta_position + (r_a - self.anchor_a))
+    }
+
+    /// The velocity of B's anchor relative to A's.
+    #[inline]
+    pub(super) fn velocity(a: &BodyState, b: &BodyState, (r_a, r_b): (&Vector, &Vector)) -> Vector {
+        (b.linear_velocity + b.angular_velocity.cross(r_b))
+            - (a.linear_velocity + a.angular_velocity.cross(r_a))
+    }
+
+    /// The accumulated impulse one block iteration under `soft` would reach, for relative
+    /// velocity `velocity` and position error `separation`.
+    #[inline]
+    pub(super) fn wanted(&self, velocity: &Vector, separation: &Vector, soft: &Softness) -> Vector {
+        self.impulse
+            - self.effective_mass * (velocity + separation * soft.bias_rate) * soft.mass_scale
+            - self.impulse * soft.impulse_scale
+    }
+
+    /// Applies `impulse` at the anchors `r_a`, `r_b`: `-impulse` to A, `impulse` to B.
+    #[inline]
+    pub(super) fn apply(
+        &self,
+        a: &mut BodyState,
+        b: &mut BodyState,
+        (r_a, r_b): (&Vector, &Vector),
+        impulse: &Vector,
+    ) {
+        a.linear_velocity -= impulse * self.inv_mass[0];
+        a.angular_velocity -= self.inv_inertia[0] * r_a.cross(impulse);
+        b.linear_velocity += impulse * self.inv_mass[1];
+        b.angular_velocity += self.inv_inertia[1] * r_b.cross(impulse);
+    }
+
+    /// Applies the accumulated impulse (warm starting).
+    #[inline]
+    pub fn warm_start(&self, a: &mut BodyState, b: &mut BodyState) {
+        let (r_a, r_b) = self.anchors(a, b);
+        self.apply(a, b, (&r_a, &r_b), &self.impulse);
+    }
+
+    /// One block iteration, biased or relaxing.
+    #[inline]
+    pub fn solve(&mut self, a: &mut BodyState, b: &mut BodyState, use_bias: bool) {
+        let (r_a, r_b) = self.anchors(a, b);
+        let r = (&r_a, &r_b);
+        let separation = self.separation(a, b, r);
+        let velocity = Self::velocity(a, b, r);
+        let soft = &self.softness[if use_bias { 0 } else { 1 }];
+        let wanted = self.wanted(&velocity, &separation, soft);
+        let applied = wanted - self.impulse;
+        self.impulse = wanted;
+        self.apply(a, b, r, &applied);
+    }
+}
+
+/// The point's mass matrix `K` at the start of the step.
+pub(super) fn mass_matrix(frame: &JointFrame, a: &Motion, b: &Motion) -> Matrix3<Real> {
+    Matrix3::identity() * (a.inv_mass + b.inv_mass)
+        + lever(&frame.anchor_a, &a.inv_inertia)
+        + lever(&frame.anchor_b, &b.inv_inertia)
+}
+
+/// `[r]x M [r]x^T` for a skew matrix `[r]x` (how an anchor's lever arm turns inverse inertia
+/// into the point's inverse mass).
+fn lever(r: &Vector, inv_inertia: &Matrix3<Real>) -> Matrix3<Real> {
+    let s = r.cross_matrix();
+    s * inv_inertia * s.transpose()
+}
