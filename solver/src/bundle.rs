@@ -28,7 +28,7 @@ use crate::{Matrix, Real, Vector};
 
 /// A symmetric 3x3 matrix of lanes (a world inverse inertia).
 #[derive(Clone, Copy, Debug, Default)]
-struct Sym<const L: usize> {
+pub(crate) struct Sym<const L: usize> {
     xx: F<L>,
     yy: F<L>,
     zz: F<L>,
@@ -38,7 +38,7 @@ struct Sym<const L: usize> {
 }
 
 impl<const L: usize> Sym<L> {
-    fn set(&mut self, lane: usize, m: &Matrix) {
+    pub(crate) fn set(&mut self, lane: usize, m: &Matrix) {
         self.xx.0[lane] = m[(0, 0)];
         self.yy.0[lane] = m[(1, 1)];
         self.zz.0[lane] = m[(2, 2)];
@@ -48,7 +48,7 @@ impl<const L: usize> Sym<L> {
     }
 
     #[inline(always)]
-    fn mul(&self, v: &V3<L>) -> V3<L> {
+    pub(crate) fn mul(&self, v: &V3<L>) -> V3<L> {
         V3 {
             x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
             y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
@@ -122,16 +122,12 @@ struct PointLanes<const L: usize> {
 /// Up to `L` contacts of one colour.
 #[derive(Clone, Debug)]
 pub struct Bundle<const L: usize> {
-    body_a: [u32; L],
-    body_b: [u32; L],
+    /// The lanes' bodies and their masses.
+    pair: Pair<L>,
     /// Each lane's index in the step's contact list (for unpacking).
     source: [u32; L],
     /// How many lanes hold a contact.
     lanes: usize,
-    inv_mass_a: F<L>,
-    inv_mass_b: F<L>,
-    inv_inertia_a: Sym<L>,
-    inv_inertia_b: Sym<L>,
     normal: V3<L>,
     tangents: [V3<L>; 2],
     friction: F<L>,
@@ -167,18 +163,18 @@ pub struct BundleCold<const L: usize> {
 
 /// Both bodies' states of each lane, gathered for a pass.
 #[derive(Clone, Copy, Default)]
-struct Lanes<const L: usize> {
-    v: V3<L>,
-    w: V3<L>,
-    dp: V3<L>,
-    dq: Q<L>,
+pub(crate) struct Lanes<const L: usize> {
+    pub(crate) v: V3<L>,
+    pub(crate) w: V3<L>,
+    pub(crate) dp: V3<L>,
+    pub(crate) dq: Q<L>,
 }
 
 impl<const L: usize> Lanes<L> {
     /// The states of bodies `index`, one a lane (a static body reads as at rest): lane by lane,
     /// or, with `AVX2` (only inside the AVX2-compiled pass) and eight lanes, by transposes.
     #[inline(always)]
-    fn gather<const AVX2: bool>(bodies: StateView, index: &[u32; L]) -> Lanes<L> {
+    pub(crate) fn gather<const AVX2: bool>(bodies: StateView, index: &[u32; L]) -> Lanes<L> {
         #[cfg(target_arch = "x86_64")]
         if AVX2 && L == 8 {
             let mut out = Lanes::default();
@@ -209,7 +205,7 @@ impl<const L: usize> Lanes<L> {
 /// kinematic bodies (no inverse mass) are never written: a contact cannot change them, and
 /// several contacts of one colour may share one. With `AVX2` and eight lanes, by transposes.
 #[inline(always)]
-fn scatter<const L: usize, const AVX2: bool>(
+pub(crate) fn scatter<const L: usize, const AVX2: bool>(
     bodies: StateView,
     index: (&[u32; L], &[u32; L]),
     moving: (&F<L>, &F<L>),
@@ -249,18 +245,76 @@ fn scatter<const L: usize, const AVX2: bool>(
     }
 }
 
-impl<const L: usize> Bundle<L> {
-    /// A bundle with no contact in any lane: no masses, no impulses, static bodies.
-    pub fn empty() -> Bundle<L> {
-        Bundle {
+/// The two bodies of each lane and their masses: what every wide kernel (contacts, joints'
+/// point parts) needs to read their states and push them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pair<const L: usize> {
+    pub(crate) body_a: [u32; L],
+    pub(crate) body_b: [u32; L],
+    pub(crate) inv_mass_a: F<L>,
+    pub(crate) inv_mass_b: F<L>,
+    pub(crate) inv_inertia_a: Sym<L>,
+    pub(crate) inv_inertia_b: Sym<L>,
+}
+
+impl<const L: usize> Pair<L> {
+    /// Every lane unused: two static bodies, which are never written.
+    pub(crate) fn empty() -> Pair<L> {
+        Pair {
             body_a: [STATIC; L],
             body_b: [STATIC; L],
-            source: [u32::MAX; L],
-            lanes: 0,
             inv_mass_a: F::default(),
             inv_mass_b: F::default(),
             inv_inertia_a: Sym::default(),
             inv_inertia_b: Sym::default(),
+        }
+    }
+
+    /// Both bodies' states, lane by lane ([`Lanes::gather`]).
+    #[inline(always)]
+    pub(crate) fn gather<const AVX2: bool>(&self, bodies: StateView) -> (Lanes<L>, Lanes<L>) {
+        (
+            Lanes::gather::<AVX2>(bodies, &self.body_a),
+            Lanes::gather::<AVX2>(bodies, &self.body_b),
+        )
+    }
+
+    /// Writes the lanes' new velocities back ([`scatter`]).
+    #[inline(always)]
+    pub(crate) fn scatter<const AVX2: bool>(&self, bodies: StateView, a: &Lanes<L>, b: &Lanes<L>) {
+        scatter::<L, AVX2>(
+            bodies,
+            (&self.body_a, &self.body_b),
+            (&self.inv_mass_a, &self.inv_mass_b),
+            a,
+            b,
+        );
+    }
+
+    /// Applies `impulse` at anchors `ra`, `rb`: minus to A, plus to B.
+    #[inline(always)]
+    pub(crate) fn apply(
+        &self,
+        ra: &V3<L>,
+        rb: &V3<L>,
+        impulse: &V3<L>,
+        a: &mut Lanes<L>,
+        b: &mut Lanes<L>,
+    ) {
+        a.v -= *impulse * self.inv_mass_a;
+        a.w -= self.inv_inertia_a.mul(&cross(ra, impulse));
+        b.v += *impulse * self.inv_mass_b;
+        b.w += self.inv_inertia_b.mul(&cross(rb, impulse));
+    }
+}
+
+impl<const L: usize> Bundle<L> {
+    /// A bundle with no contact in any lane: no masses, no impulses, static bodies.
+    pub fn empty() -> Bundle<L> {
+        Bundle {
+            pair: Pair::empty(),
+            source: [u32::MAX; L],
+            lanes: 0,
             normal: V3::default(),
             tangents: [V3::default(); 2],
             friction: F::default(),
@@ -330,13 +384,13 @@ impl<const L: usize> Bundle<L> {
         let ((inv_mass_a, inertia_a), (inv_mass_b, inertia_b)) =
             (bodies.mass(body_a), bodies.mass(body_b));
         let (state_a, state_b) = (bodies.state(body_a), bodies.state(body_b));
-        self.body_a[lane] = body_a;
-        self.body_b[lane] = body_b;
+        self.pair.body_a[lane] = body_a;
+        self.pair.body_b[lane] = body_b;
         self.source[lane] = source;
-        self.inv_mass_a.0[lane] = inv_mass_a;
-        self.inv_mass_b.0[lane] = inv_mass_b;
-        self.inv_inertia_a.set(lane, &inertia_a);
-        self.inv_inertia_b.set(lane, &inertia_b);
+        self.pair.inv_mass_a.0[lane] = inv_mass_a;
+        self.pair.inv_mass_b.0[lane] = inv_mass_b;
+        self.pair.inv_inertia_a.set(lane, &inertia_a);
+        self.pair.inv_inertia_b.set(lane, &inertia_b);
         inputs.inertia_a.set(lane, &inertia_a);
         inputs.inertia_b.set(lane, &inertia_b);
         inputs.velocity_a.set(lane, &state_a.linear_velocity);
@@ -391,7 +445,7 @@ impl<const L: usize> Bundle<L> {
     fn derive(&mut self, cold: &mut BundleCold<L>, inputs: &Inputs<L>) {
         let (zero, one) = (F::splat(0.0), F::splat(1.0));
         let n = self.normal;
-        let (ma, mb) = (self.inv_mass_a, self.inv_mass_b);
+        let (ma, mb) = (self.pair.inv_mass_a, self.pair.inv_mass_b);
         let (ia, ib) = (&inputs.inertia_a, &inputs.inertia_b);
         // The tangents, as `contact::tangents` chooses them.
         let first = F::splat(0.57).select_gt(n.x.abs(), one, zero);
@@ -503,30 +557,21 @@ impl<const L: usize> Bundle<L> {
     /// Writes the lanes' new velocities back ([`scatter`]).
     #[inline(always)]
     fn scatter<const AVX2: bool>(&self, bodies: StateView, a: &Lanes<L>, b: &Lanes<L>) {
-        scatter::<L, AVX2>(
-            bodies,
-            (&self.body_a, &self.body_b),
-            (&self.inv_mass_a, &self.inv_mass_b),
-            a,
-            b,
-        );
+        self.pair.scatter::<AVX2>(bodies, a, b);
     }
 
     /// Applies `impulse` at anchors `ra`, `rb`: minus to A, plus to B.
     #[inline(always)]
     fn apply(&self, ra: &V3<L>, rb: &V3<L>, impulse: &V3<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
-        a.v -= *impulse * self.inv_mass_a;
-        a.w -= self.inv_inertia_a.mul(&cross(ra, impulse));
-        b.v += *impulse * self.inv_mass_b;
-        b.w += self.inv_inertia_b.mul(&cross(rb, impulse));
+        self.pair.apply(ra, rb, impulse, a, b);
     }
 
     /// Applies a twist impulse `lambda` about the normal.
     #[inline(always)]
     fn twist(&self, lambda: F<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
         let impulse = self.normal * lambda;
-        a.w -= self.inv_inertia_a.mul(&impulse);
-        b.w += self.inv_inertia_b.mul(&impulse);
+        a.w -= self.pair.inv_inertia_a.mul(&impulse);
+        b.w += self.pair.inv_inertia_b.mul(&impulse);
     }
 
     /// The relative velocity of anchors `ra`, `rb`, B's minus A's.
@@ -538,8 +583,8 @@ impl<const L: usize> Bundle<L> {
     /// Applies the accumulated impulses.
     #[inline(always)]
     pub(crate) fn warm_start<const AVX2: bool>(&self, cold: &BundleCold<L>, bodies: StateView) {
-        let mut a = Lanes::gather::<AVX2>(bodies, &self.body_a);
-        let mut b = Lanes::gather::<AVX2>(bodies, &self.body_b);
+        let mut a = Lanes::gather::<AVX2>(bodies, &self.pair.body_a);
+        let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
         let [t1, t2] = &self.tangents;
         for p in &self.points {
             let impulse = self.normal * p.normal_impulse;
@@ -549,8 +594,8 @@ impl<const L: usize> Bundle<L> {
         self.apply(&self.center_a, &self.center_b, &friction, &mut a, &mut b);
         self.twist(self.twist_impulse, &mut a, &mut b);
         if self.rolling {
-            a.w -= self.inv_inertia_a.mul(&cold.rolling_impulse);
-            b.w += self.inv_inertia_b.mul(&cold.rolling_impulse);
+            a.w -= self.pair.inv_inertia_a.mul(&cold.rolling_impulse);
+            b.w += self.pair.inv_inertia_b.mul(&cold.rolling_impulse);
         }
         self.scatter::<AVX2>(bodies, &a, &b);
     }
@@ -566,8 +611,8 @@ impl<const L: usize> Bundle<L> {
         use_bias: bool,
         friction: bool,
     ) {
-        let mut a = Lanes::gather::<AVX2>(bodies, &self.body_a);
-        let mut b = Lanes::gather::<AVX2>(bodies, &self.body_b);
+        let mut a = Lanes::gather::<AVX2>(bodies, &self.pair.body_a);
+        let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
         let n = self.normal;
         let n_a = a.dq.inverse_rotate(&n);
         let n_b = b.dq.inverse_rotate(&n);
@@ -636,8 +681,8 @@ impl<const L: usize> Bundle<L> {
             let scale = length.select_gt(bound, bound / length, F::splat(1.0));
             cold.rolling_impulse = wanted * scale;
             let delta = cold.rolling_impulse - old;
-            a.w -= self.inv_inertia_a.mul(&delta);
-            b.w += self.inv_inertia_b.mul(&delta);
+            a.w -= self.pair.inv_inertia_a.mul(&delta);
+            b.w += self.pair.inv_inertia_b.mul(&delta);
         }
 
         let (ra, rb) = (self.center_a, self.center_b);
@@ -667,8 +712,8 @@ impl<const L: usize> Bundle<L> {
         if !self.bounces {
             return;
         }
-        let mut a = Lanes::gather::<AVX2>(bodies, &self.body_a);
-        let mut b = Lanes::gather::<AVX2>(bodies, &self.body_b);
+        let mut a = Lanes::gather::<AVX2>(bodies, &self.pair.body_a);
+        let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
         let n = self.normal;
         let zero = F::splat(0.0);
         let mut any = false;
@@ -920,7 +965,7 @@ mod tests {
         }
         // The empty lane holds nothing: no masses, no frame.
         let empty = contacts.len();
-        assert_eq!(bundle.inv_mass_a.0[empty], 0.0);
+        assert_eq!(bundle.pair.inv_mass_a.0[empty], 0.0);
         assert_eq!(bundle.tangent_mass[0].0[empty], 0.0);
         assert!(bundle.tangents[0].get(empty).iter().all(|x| *x == 0.0));
     }

@@ -34,6 +34,14 @@ pub struct Colouring {
 impl Colouring {
     /// Colours `contacts` over `bodies`.
     pub fn build(&mut self, contacts: &[Contact], bodies: &Bodies) {
+        let pairs = contacts.iter().map(|c| (c.body_a, c.body_b, c.fits_wide()));
+        self.build_pairs(pairs, bodies);
+    }
+
+    /// Colours constraints given as `(body_a, body_b, fits)` over `bodies`, in order; those
+    /// that do not `fit` the wide kernel go to the overflow (the joints' point parts, coloured
+    /// apart from the contacts, come this way).
+    pub fn build_pairs(&mut self, pairs: impl Iterator<Item = (u32, u32, bool)>, bodies: &Bodies) {
         self.colours.resize_with(COLOURS, Vec::new);
         for c in &mut self.colours {
             c.clear();
@@ -42,19 +50,19 @@ impl Colouring {
         self.used.clear();
         self.used.resize(bodies.len(), 0);
         let moving = |i: u32| i != STATIC && bodies.sims[i as usize].is_dynamic();
-        for (index, c) in contacts.iter().enumerate() {
-            if !c.fits_wide() {
+        for (index, (body_a, body_b, fits)) in pairs.enumerate() {
+            if !fits {
                 self.overflow.push(index as u32);
                 continue;
             }
-            let (a, b) = (moving(c.body_a), moving(c.body_b));
+            let (a, b) = (moving(body_a), moving(body_b));
             let colour = match (a, b) {
                 (true, true) => {
-                    let taken = self.used[c.body_a as usize] | self.used[c.body_b as usize];
+                    let taken = self.used[body_a as usize] | self.used[body_b as usize];
                     (0..COLOURS).find(|&k| taken & (1 << k) == 0)
                 }
                 (true, false) | (false, true) => {
-                    let body = if a { c.body_a } else { c.body_b };
+                    let body = if a { body_a } else { body_b };
                     let taken = self.used[body as usize];
                     (0..COLOURS).rev().find(|&k| taken & (1 << k) == 0)
                 }
@@ -63,7 +71,7 @@ impl Colouring {
             };
             match colour {
                 Some(k) => {
-                    for (body, is_moving) in [(c.body_a, a), (c.body_b, b)] {
+                    for (body, is_moving) in [(body_a, a), (body_b, b)] {
                         if is_moving {
                             self.used[body as usize] |= 1 << k;
                         }

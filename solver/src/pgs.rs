@@ -14,7 +14,9 @@ use crate::body::{Bodies, BodySim, BodyState, StateView};
 use crate::bundle::{self, Bundle, BundleCold, Pass};
 use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
-use crate::joint::{JointConstraint, JointKind, JointSettings, PointRow};
+use crate::joint::{
+    point_pass, JointConstraint, JointKind, JointSettings, PointBundle, PointPass, PointRow,
+};
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::Softness;
 use crate::Real;
@@ -178,6 +180,9 @@ pub struct Solver {
     point_joints: Vec<u32>,
     /// The indices of the other joints, solved after the points.
     general: Vec<u32>,
+    /// The point parts' colours (apart from the contacts'), and their bundles.
+    point_colouring: Colouring,
+    point_bundles: PointBundles,
     /// The contacts' colours.
     colouring: Colouring,
     /// The coloured contacts in lanes, for the lane count of this step.
@@ -212,6 +217,15 @@ struct Stages<'a> {
     /// The plain ball joints' point parts, and the other joints' indices.
     points: Shared<Vec<PointRow>>,
     general: &'a [u32],
+    /// The point parts' bundles (one list filled, as `lists`), their colours' ranges, and
+    /// the point parts no colour took (solved one by one).
+    point_lists: (
+        Shared<PointBundle<1>>,
+        Shared<PointBundle<4>>,
+        Shared<PointBundle<8>>,
+    ),
+    point_colours: &'a [std::ops::Range<usize>],
+    point_overflow: &'a [u32],
     /// The overflow contacts, prepared one by one.
     scalar: Shared<Vec<ContactConstraint>>,
     settings: &'a SolverSettings,
@@ -246,8 +260,10 @@ impl Stages<'_> {
                 sim.integrate_velocity(state, h)
             });
             barrier.wait();
+            self.point_colours(worker, workers, PointPass::WarmStart);
             self.serial(worker, |s| {
-                for p in s.points.iter() {
+                for &i in self.point_overflow {
+                    let p = &s.points[i as usize];
                     let (mut a, mut b) = (*s.bodies.state(p.body_a), *s.bodies.state(p.body_b));
                     p.warm_start(&mut a, &mut b);
                     s.bodies.store_pair((p.body_a, &a), (p.body_b, &b));
@@ -262,8 +278,16 @@ impl Stages<'_> {
             self.colours(worker, workers, Pass::WarmStart);
             for _ in 0..self.settings.iterations.max(1) {
                 let friction = self.friction_in_biased_pass;
+                self.point_colours(worker, workers, PointPass::Solve { use_bias: true });
                 self.serial(worker, |mut s| {
-                    s.solve_joints(self.general, self.joint, h, true, start);
+                    s.solve_joints(
+                        self.point_overflow,
+                        self.general,
+                        self.joint,
+                        h,
+                        true,
+                        start,
+                    );
                     for c in s.contacts.iter_mut() {
                         c.solve(s.bodies, self.contact, true, friction);
                     }
@@ -277,8 +301,10 @@ impl Stages<'_> {
             self.integrate(worker, workers, |state, _| state.integrate_position(h));
             barrier.wait();
             for _ in 0..self.settings.relax_iterations {
+                self.point_colours(worker, workers, PointPass::Solve { use_bias: false });
                 self.serial(worker, |mut s| {
-                    s.solve_joints(self.general, self.joint, h, false, start + h);
+                    let (overflow, general) = (self.point_overflow, self.general);
+                    s.solve_joints(overflow, general, self.joint, h, false, start + h);
                     for c in s.contacts.iter_mut() {
                         c.solve(s.bodies, self.contact, false, true);
                     }
@@ -375,6 +401,37 @@ impl Stages<'_> {
         self.barrier.wait();
     }
 
+    /// One pass over the point parts' colours, this worker's share of each, a barrier after
+    /// each colour.
+    unsafe fn point_colours(&self, worker: usize, workers: usize, pass: PointPass) {
+        let view = StateView::from_raw(self.states.0, self.body_count);
+        for colour in self.point_colours {
+            if colour.is_empty() {
+                continue;
+            }
+            let part = share(colour.len(), worker, workers);
+            let (start, len) = (colour.start + part.start, part.len());
+            // SAFETY: within a colour the workers' parts are disjoint bundles touching
+            // disjoint moving bodies; the barrier orders the colours.
+            unsafe {
+                use std::slice::from_raw_parts_mut as slice;
+                let lists = &self.point_lists;
+                match self.lanes {
+                    1 => point_pass(slice(lists.0 .0.add(start), len), view, pass),
+                    4 => point_pass(slice(lists.1 .0.add(start), len), view, pass),
+                    _ => {
+                        let part = slice(lists.2 .0.add(start), len);
+                        #[cfg(target_arch = "x86_64")]
+                        crate::joint::point_pass_avx2(part, view, pass);
+                        #[cfg(not(target_arch = "x86_64"))]
+                        point_pass(part, view, pass);
+                    }
+                }
+            }
+            self.barrier.wait();
+        }
+    }
+
     /// One pass over every colour, this worker's share of each, a barrier after each colour.
     unsafe fn colours(&self, worker: usize, workers: usize, pass: Pass) {
         let view = StateView::from_raw(self.states.0, self.body_count);
@@ -413,16 +470,19 @@ struct Serial<'a> {
 }
 
 impl Serial<'_> {
-    /// One pass over the joints: the point parts, then the joints of `general`.
+    /// One pass over the joints left to the serial stage: the point parts of `overflow`
+    /// (no colour took them), then the joints of `general`.
     fn solve_joints(
         &mut self,
+        overflow: &[u32],
         general: &[u32],
         settings: &JointSettings,
         h: Real,
         use_bias: bool,
         elapsed: Real,
     ) {
-        for p in self.points.iter_mut() {
+        for &i in overflow {
+            let p = &mut self.points[i as usize];
             let (mut a, mut b) = (*self.bodies.state(p.body_a), *self.bodies.state(p.body_b));
             p.solve(&mut a, &mut b, use_bias);
             self.bodies.store_pair((p.body_a, &a), (p.body_b, &b));
@@ -594,6 +654,73 @@ impl Bundles {
     }
 }
 
+/// The point parts packed for one lane count (the others stay empty), colour after colour.
+#[derive(Debug, Default)]
+struct PointBundles {
+    one: Vec<PointBundle<1>>,
+    four: Vec<PointBundle<4>>,
+    eight: Vec<PointBundle<8>>,
+    /// Each colour's bundles, as a range of the filled list.
+    colours: Vec<std::ops::Range<usize>>,
+}
+
+impl PointBundles {
+    /// Packs the point parts `points` of each colour of `colouring`, `lanes` to a bundle.
+    fn pack(&mut self, colouring: &Colouring, points: &[PointRow], lanes: usize) {
+        fn fill<const L: usize>(
+            out: &mut Vec<PointBundle<L>>,
+            colouring: &Colouring,
+            points: &[PointRow],
+            colours: &mut Vec<std::ops::Range<usize>>,
+        ) {
+            let mut len = 0;
+            for colour in &colouring.colours {
+                let first = len;
+                for chunk in colour.chunks(L) {
+                    if len == out.len() {
+                        out.push(PointBundle::empty());
+                    }
+                    out[len].prepare(points, chunk);
+                    len += 1;
+                }
+                colours.push(first..len);
+            }
+            out.truncate(len);
+        }
+        self.colours.clear();
+        let (one, four, eight) = (&mut self.one, &mut self.four, &mut self.eight);
+        match lanes {
+            1 => fill(one, colouring, points, &mut self.colours),
+            4 => fill(four, colouring, points, &mut self.colours),
+            _ => fill(eight, colouring, points, &mut self.colours),
+        }
+    }
+
+    /// Hands the bundles' impulses back to `points`.
+    fn unpack(&self, colouring: &Colouring, points: &mut [PointRow], lanes: usize) {
+        fn back<const L: usize>(
+            bundles: &[PointBundle<L>],
+            colouring: &Colouring,
+            points: &mut [PointRow],
+        ) {
+            let chunks = colouring.colours.iter().flat_map(|c| c.chunks(L));
+            for (bundle, chunk) in bundles.iter().zip(chunks) {
+                bundle.unpack(points, chunk);
+            }
+        }
+        match lanes {
+            1 => back(&self.one, colouring, points),
+            4 => back(&self.four, colouring, points),
+            _ => back(&self.eight, colouring, points),
+        }
+    }
+
+    /// How many bundles are packed.
+    fn len(&self) -> usize {
+        self.colours.last().map_or(0, |c| c.end)
+    }
+}
+
 impl Solver {
     /// Runs `work(worker, workers)` for every worker of `workers` at once on the solver's
     /// threads (worker 0 on the calling thread), for the engine's other stages that split their
@@ -622,8 +749,12 @@ impl Solver {
             }
         }
         self.split_joints();
-        self.colouring.build(&self.contacts, bodies);
         let lanes = settings.simd.lanes();
+        let plain = self.points.iter().map(|p| (p.body_a, p.body_b, true));
+        self.point_colouring.build_pairs(plain, bodies);
+        self.point_bundles
+            .pack(&self.point_colouring, &self.points, lanes);
+        self.colouring.build(&self.contacts, bodies);
         self.bundles.layout(&self.colouring, lanes);
         self.scalar.clear();
         let contacts = &self.contacts;
@@ -637,7 +768,8 @@ impl Solver {
         // waking threads and meeting at a barrier per colour costs more than it shares (a
         // small or sleeping scene ran slower on two threads than on one). Any count gives
         // the same bits.
-        let most = (self.bundles.spans.len() / BUNDLES_PER_WORKER).max(1);
+        let bundles = self.bundles.spans.len() + self.point_bundles.len();
+        let most = (bundles / BUNDLES_PER_WORKER).max(1);
         let workers = (settings.threads.clamp(1, MAX_THREADS) as usize).min(most);
         let barrier = Barrier::new(workers);
         let lists = (
@@ -664,6 +796,13 @@ impl Solver {
             joints: Shared(&mut self.joints),
             points: Shared(&mut self.points),
             general: &self.general,
+            point_lists: (
+                Shared(self.point_bundles.one.as_mut_ptr()),
+                Shared(self.point_bundles.four.as_mut_ptr()),
+                Shared(self.point_bundles.eight.as_mut_ptr()),
+            ),
+            point_colours: &self.point_bundles.colours,
+            point_overflow: &self.point_colouring.overflow,
             scalar: Shared(&mut self.scalar),
             settings,
             contact: &contact,
@@ -681,6 +820,8 @@ impl Solver {
         for c in &self.scalar {
             c.unpack(&mut self.contacts[c.source as usize]);
         }
+        self.point_bundles
+            .unpack(&self.point_colouring, &mut self.points, lanes);
         for (p, &j) in self.points.iter().zip(&self.point_joints) {
             if let JointKind::Ball(ball) = &mut self.joints[j as usize].kind {
                 ball.set_impulse(p.impulse);

@@ -17,12 +17,16 @@ mod ball;
 mod distance;
 mod hinge;
 mod point;
+mod point_bundle;
 mod world;
 
 pub use ball::BallJoint;
 pub use distance::{DistanceJoint, DistanceSettings};
 pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings, SliderJoint, SliderSettings};
 pub use point::PointRow;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use point_bundle::pass_avx2 as point_pass_avx2;
+pub(crate) use point_bundle::{pass as point_pass, PointBundle, PointPass};
 pub use world::{MotorJoint, UprightJoint};
 
 use crate::body::{Bodies, Motion};

@@ -32,15 +32,15 @@ pub struct PointRow {
     /// Body B's solver index, or [`crate::body::STATIC`].
     pub body_b: u32,
     /// A's anchor from A's centre of mass at the start of the step (world orientation).
-    anchor_a: Vector,
+    pub(super) anchor_a: Vector,
     /// B's anchor from B's centre of mass.
-    anchor_b: Vector,
+    pub(super) anchor_b: Vector,
     /// B's anchor minus A's anchor at the start of the step.
-    separation: Vector,
+    pub(super) separation: Vector,
     /// Inverse masses of A and B (0 for a static body).
-    inv_mass: [Real; 2],
+    pub(super) inv_mass: [Real; 2],
     /// World inverse inertias of A and B at the start of the step.
-    inv_inertia: [Matrix3<Real>; 2],
+    pub(super) inv_inertia: [Matrix3<Real>; 2],
     /// `K^-1` at the start of the step (zero if neither body can move).
     pub(super) effective_mass: Matrix3<Real>,
     /// The coefficients of the biased and of the relax pass, the same along every direction.
