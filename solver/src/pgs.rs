@@ -14,12 +14,10 @@ use crate::body::{Bodies, BodySim, BodyState, StateView};
 use crate::bundle::{self, Bundle, BundleCold, Pass};
 use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
-use crate::joint::{
-    point_pass, JointConstraint, JointKind, JointSettings, PointBundle, PointPass, PointRow,
-};
+use crate::joint::{point_pass, JointConstraint, JointSettings, PointBundle, PointPass, PointRow};
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::Softness;
-use crate::Real;
+use crate::{Real, Vector};
 /// How the solver iterates; the engine's `World` holds one.
 ///
 /// The defaults were chosen on the standard scenes (docs/PERFORMANCE.md has the figures). A
@@ -174,11 +172,11 @@ pub struct Solver {
     scalar: Vec<ContactConstraint>,
     /// The step's joints, solved before the contacts in every pass.
     pub joints: Vec<JointConstraint>,
-    /// The joints that are a point part alone (plain ball joints), copied out of `joints` in
-    /// their compact form for the passes, and each one's index in `joints`.
-    points: Vec<PointRow>,
-    point_joints: Vec<u32>,
-    /// The indices of the other joints, solved after the points.
+    /// The joints that are a point part alone (plain ball joints, [`crate::joint::BallJoint::plain_point`]):
+    /// the engine fills it, and finds each one's impulse in it after the solve. Coloured and
+    /// solved in lanes before the other joints.
+    pub points: Vec<PointRow>,
+    /// The indices of `joints`, solved after the points (kept for the serial stage's loop).
     general: Vec<u32>,
     /// The point parts' colours (apart from the contacts'), and their bundles.
     point_colouring: Colouring,
@@ -744,11 +742,15 @@ impl Solver {
             for j in &mut self.joints {
                 j.reset_impulses();
             }
+            for p in &mut self.points {
+                p.impulse = Vector::zeros();
+            }
             for c in &mut self.contacts {
                 c.reset_impulses();
             }
         }
-        self.split_joints();
+        self.general.clear();
+        self.general.extend(0..self.joints.len() as u32);
         let lanes = settings.simd.lanes();
         let plain = self.points.iter().map(|p| (p.body_a, p.body_b, true));
         self.point_colouring.build_pairs(plain, bodies);
@@ -822,28 +824,6 @@ impl Solver {
         }
         self.point_bundles
             .unpack(&self.point_colouring, &mut self.points, lanes);
-        for (p, &j) in self.points.iter().zip(&self.point_joints) {
-            if let JointKind::Ball(ball) = &mut self.joints[j as usize].kind {
-                ball.set_impulse(p.impulse);
-            }
-        }
         bodies.finalize();
-    }
-
-    /// Copies the plain ball joints' point parts out of the joint list into `points`, in their
-    /// compact form, and lists the other joints in `general`.
-    fn split_joints(&mut self) {
-        self.points.clear();
-        self.point_joints.clear();
-        self.general.clear();
-        for (i, j) in self.joints.iter().enumerate() {
-            match &j.kind {
-                JointKind::Ball(ball) if ball.plain_point().is_some() => {
-                    self.points.extend(ball.plain_point());
-                    self.point_joints.push(i as u32);
-                }
-                _ => self.general.push(i as u32),
-            }
-        }
     }
 }

@@ -107,6 +107,11 @@ impl World {
                 j.reset_impulses();
             }
         }
+        for p in &mut self.solver.points {
+            if touches(p.body_a) || touches(p.body_b) {
+                p.impulse = Vector::zeros();
+            }
+        }
         let mut count = 0;
         for (i, &slot) in self.solver_slots.iter().enumerate() {
             if !tainted[i] {

@@ -81,6 +81,7 @@ impl World {
             h,
         );
         self.solver.joints.clear();
+        self.solver.points.clear();
         for (index, joint) in self.joints.iter() {
             let (ba, bb) = (
                 self.bodies.at(joint.body_a.index),
@@ -112,7 +113,13 @@ impl World {
             let point = Vector::new(impulses[0], impulses[1], impulses[2]);
             let rows = match &joint.kind {
                 JointKind::Ball { spring } => {
-                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, &rigid, h, point))
+                    let ball = BallJoint::new(&frame, &a, &b, *spring, &rigid, h, point);
+                    // A plain ball joint goes to the solver's compact list, solved in lanes.
+                    if let Some(row) = ball.plain_point(index) {
+                        self.solver.points.push(row);
+                        continue;
+                    }
+                    Rows::Ball(ball)
                 }
                 JointKind::Distance(d) => {
                     let carried = [impulses[0], impulses[1], impulses[2]];
@@ -224,6 +231,11 @@ impl World {
         for j in &self.solver.joints {
             self.joints.at_mut(j.user_index).impulses = j.impulses();
         }
+        for p in &self.solver.points {
+            let mut impulses = [0.0; 8];
+            impulses[..3].copy_from_slice(p.impulse.as_slice());
+            self.joints.at_mut(p.user_index).impulses = impulses;
+        }
         let pairs = self.narrow_phase.contacts_mut();
         for c in &self.solver.contacts {
             let (pair, m) = self.contact_sources[c.user_index as usize];
@@ -253,13 +265,19 @@ impl World {
                 self.limited.push(LimitedSpring { joint, limit });
             }
         }
+        for p in self.solver.points.iter().filter(|p| p.too_stiff) {
+            let joint = self.joints.handle(p.user_index);
+            let limit = SpringLimit::TooStiff;
+            self.limited.push(LimitedSpring { joint, limit });
+        }
         self.broken.clear();
-        for j in &self.solver.joints {
-            let joint = self.joints.at(j.user_index);
-            let load = j.load(h);
+        let loads = self.solver.joints.iter().map(|j| (j.user_index, j.load(h)));
+        let point_loads = self.solver.points.iter();
+        let point_loads = point_loads.map(|p| (p.user_index, p.impulse.norm() / h));
+        for (index, load) in loads.chain(point_loads) {
+            let joint = self.joints.at(index);
             if joint.break_force.is_some_and(|limit| load > limit) {
-                let handle = self.joints.handle(j.user_index);
-                self.broken.push((handle, load));
+                self.broken.push((self.joints.handle(index), load));
             }
         }
         // By index, so that the buffer keeps its capacity for the next step.

@@ -62,10 +62,11 @@ impl World {
             .joints
             .iter()
             .map(|j| (j.frame.body_a, j.frame.body_b));
+        let points = self.solver.points.iter().map(|p| (p.body_a, p.body_b));
         self.islands.update(
             &mut self.bodies,
             &self.solver_slots,
-            contacts.chain(joints),
+            contacts.chain(joints).chain(points),
             &self.sleep,
             dt,
         );

@@ -125,23 +125,23 @@ impl BallJoint {
         }
     }
 
-    /// The point part alone, if that is all the joint is (no moving target, no cap, no spring
-    /// of physical stiffness): what the solver's fast path takes.
-    pub fn plain_point(&self) -> Option<&PointRow> {
+    /// The point part alone, for the joint of `user_index`, if that is all the joint is (no
+    /// moving target, no cap, no spring of physical stiffness): what the solver's fast path
+    /// takes ([`crate::pgs::Solver::points`]).
+    pub fn plain_point(&self, user_index: u32) -> Option<PointRow> {
         let plain = self.per_axis.is_none()
             && self.target_velocity == Vector::zeros()
             && self.max_impulse == Real::INFINITY;
-        plain.then_some(&self.point)
+        plain.then_some(PointRow {
+            user_index,
+            too_stiff: self.too_stiff,
+            ..self.point
+        })
     }
 
     /// The accumulated impulse as a world vector (N s).
     pub fn impulse(&self) -> Vector {
         self.point.impulse
-    }
-
-    /// Sets the accumulated impulse (N s, world): the fast path's result handed back.
-    pub fn set_impulse(&mut self, impulse: Vector) {
-        self.point.impulse = impulse;
     }
 
     /// Forgets the accumulated impulse (warm starting off).

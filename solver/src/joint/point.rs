@@ -47,6 +47,10 @@ pub struct PointRow {
     pub(super) softness: [Softness; 2],
     /// The accumulated impulse (N s, world), kept for warm starting.
     pub impulse: Vector,
+    /// The caller's index for the joint (to store its impulse back).
+    pub user_index: u32,
+    /// Whether its spring fell back to implicit coefficients (too stiff to be exact).
+    pub too_stiff: bool,
 }
 
 impl PointRow {
@@ -77,6 +81,8 @@ impl PointRow {
             } else {
                 Vector::zeros()
             },
+            user_index: 0,
+            too_stiff: false,
         }
     }
 
