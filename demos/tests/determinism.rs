@@ -31,6 +31,7 @@ fn every_lane_count_and_thread_count_gives_the_same_bits() {
         ("balls", 20),
         ("convex", 40),
         ("joint_grid", 20),
+        ("spring_net", 30),
     ] {
         let scalar = hash_with(name, steps, SimdWidth::Scalar, 1);
         for simd in [SimdWidth::Four, SimdWidth::Eight, SimdWidth::Auto] {

@@ -33,7 +33,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("balls", 0xb3a3557043c7a716),
     ("convex", 0x34e01ed218233684),
     ("joint_grid", 0x3f7bf7f050f6c925),
-    ("spring_net", 0xa4ce73eb210d6204),
+    ("spring_net", 0x2c990e2b30bdaf25),
     ("rope", 0xd2af0f9165fc4110),
     ("cloth", 0xab84a446c1785c27),
     ("bullet", 0xffc0026785d750bd),

@@ -108,6 +108,25 @@ pub struct BodySim {
 }
 
 impl BodySim {
+    /// A body of inverse mass `inv_mass` and world inverse inertia `inv_inertia`, at rest at
+    /// the origin, untouched by forces (for tests).
+    #[cfg(test)]
+    pub(crate) fn with_mass(inv_mass: Real, inv_inertia: Matrix) -> BodySim {
+        BodySim {
+            inv_mass,
+            inv_inertia,
+            principal_inertia: Vector::zeros(),
+            principal_frame: Quaternion::identity(),
+            gyroscopic: false,
+            position: Vector::zeros(),
+            rotation: Quaternion::identity(),
+            linear_acceleration: Vector::zeros(),
+            angular_acceleration: Vector::zeros(),
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+        }
+    }
+
     /// True if constraints can push this body.
     pub fn is_dynamic(&self) -> bool {
         self.inv_mass > 0.0

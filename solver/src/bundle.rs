@@ -856,22 +856,10 @@ mod tests {
             let turn = Quaternion::from_euler_angles(rng.next(), rng.next(), rng.next());
             let d = Matrix::from_diagonal(&Vector::new(1.3, 0.7 + 0.1 * i as Real, 2.1));
             let r = turn.to_rotation_matrix().into_inner();
-            let sim = BodySim {
-                inv_mass: if i == 5 { 0.0 } else { 0.5 + 0.1 * i as Real },
-                inv_inertia: if i == 5 {
-                    Matrix::zeros()
-                } else {
-                    r * d * r.transpose()
-                },
-                principal_inertia: Vector::zeros(),
-                principal_frame: Quaternion::identity(),
-                gyroscopic: false,
-                position: Vector::zeros(),
-                rotation: Quaternion::identity(),
-                linear_acceleration: Vector::zeros(),
-                angular_acceleration: Vector::zeros(),
-                linear_damping: 0.0,
-                angular_damping: 0.0,
+            let sim = if i == 5 {
+                BodySim::with_mass(0.0, Matrix::zeros())
+            } else {
+                BodySim::with_mass(0.5 + 0.1 * i as Real, r * d * r.transpose())
             };
             bodies.push(BodyState::moving(rng.vector(), rng.vector()), sim);
         }

@@ -14,7 +14,10 @@ use crate::body::{Bodies, BodySim, BodyState, StateView};
 use crate::bundle::{self, Bundle, BundleCold, Pass};
 use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
-use crate::joint::{point_pass, JointConstraint, JointSettings, PointBundle, PointPass, PointRow};
+use crate::joint::{
+    joint_pass, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle, LengthRow,
+    PointBundle, PointRow,
+};
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::Softness;
 use crate::{Real, Vector};
@@ -176,11 +179,14 @@ pub struct Solver {
     /// the engine fills it, and finds each one's impulse in it after the solve. Coloured and
     /// solved in lanes before the other joints.
     pub points: Vec<PointRow>,
+    /// The joints that are a length part alone (distance joints without limits,
+    /// [`crate::joint::DistanceJoint::plain_length`]), as `points`.
+    pub lengths: Vec<LengthRow>,
     /// The indices of `joints`, solved after the points (kept for the serial stage's loop).
     general: Vec<u32>,
-    /// The point parts' colours (apart from the contacts'), and their bundles.
-    point_colouring: Colouring,
-    point_bundles: PointBundles,
+    /// The colours of the joints solved in lanes (apart from the contacts'), and their bundles.
+    joint_colouring: Colouring,
+    joint_bundles: JointBundles,
     /// The contacts' colours.
     colouring: Colouring,
     /// The coloured contacts in lanes, for the lane count of this step.
@@ -212,18 +218,13 @@ struct Stages<'a> {
     /// The step's contacts: read to prepare the bundles, their impulses written back after.
     contacts: (Shared<Contact>, usize),
     joints: Shared<Vec<JointConstraint>>,
-    /// The plain ball joints' point parts, and the other joints' indices.
-    points: Shared<Vec<PointRow>>,
+    /// The other joints' indices.
     general: &'a [u32],
-    /// The point parts' bundles (one list filled, as `lists`), their colours' ranges, and
-    /// the point parts no colour took (solved one by one).
-    point_lists: (
-        Shared<PointBundle<1>>,
-        Shared<PointBundle<4>>,
-        Shared<PointBundle<8>>,
-    ),
-    point_colours: &'a [std::ops::Range<usize>],
-    point_overflow: &'a [u32],
+    /// The lane-solved joints' bundles (one lane count filled, as `lists`), their colours'
+    /// ranges, and the ones no colour took (solved by the serial stage).
+    joint_lists: (JointLists<1>, JointLists<4>, JointLists<8>),
+    joint_colours: &'a [(std::ops::Range<usize>, std::ops::Range<usize>)],
+    joint_overflow: JointLists<1>,
     /// The overflow contacts, prepared one by one.
     scalar: Shared<Vec<ContactConstraint>>,
     settings: &'a SolverSettings,
@@ -258,14 +259,9 @@ impl Stages<'_> {
                 sim.integrate_velocity(state, h)
             });
             barrier.wait();
-            self.point_colours(worker, workers, PointPass::WarmStart);
+            self.joint_colours(worker, workers, JointPass::WarmStart);
             self.serial(worker, |s| {
-                for &i in self.point_overflow {
-                    let p = &s.points[i as usize];
-                    let (mut a, mut b) = (*s.bodies.state(p.body_a), *s.bodies.state(p.body_b));
-                    p.warm_start(&mut a, &mut b);
-                    s.bodies.store_pair((p.body_a, &a), (p.body_b, &b));
-                }
+                self.joint_overflow(s.bodies, JointPass::WarmStart);
                 for &j in self.general {
                     s.joints[j as usize].warm_start(s.bodies);
                 }
@@ -276,16 +272,12 @@ impl Stages<'_> {
             self.colours(worker, workers, Pass::WarmStart);
             for _ in 0..self.settings.iterations.max(1) {
                 let friction = self.friction_in_biased_pass;
-                self.point_colours(worker, workers, PointPass::Solve { use_bias: true });
-                self.serial(worker, |mut s| {
-                    s.solve_joints(
-                        self.point_overflow,
-                        self.general,
-                        self.joint,
-                        h,
-                        true,
-                        start,
-                    );
+                self.joint_colours(worker, workers, JointPass::Solve { use_bias: true });
+                self.serial(worker, |s| {
+                    self.joint_overflow(s.bodies, JointPass::Solve { use_bias: true });
+                    for &j in self.general {
+                        s.joints[j as usize].solve(s.bodies, self.joint, h, true, start);
+                    }
                     for c in s.contacts.iter_mut() {
                         c.solve(s.bodies, self.contact, true, friction);
                     }
@@ -299,10 +291,12 @@ impl Stages<'_> {
             self.integrate(worker, workers, |state, _| state.integrate_position(h));
             barrier.wait();
             for _ in 0..self.settings.relax_iterations {
-                self.point_colours(worker, workers, PointPass::Solve { use_bias: false });
-                self.serial(worker, |mut s| {
-                    let (overflow, general) = (self.point_overflow, self.general);
-                    s.solve_joints(overflow, general, self.joint, h, false, start + h);
+                self.joint_colours(worker, workers, JointPass::Solve { use_bias: false });
+                self.serial(worker, |s| {
+                    self.joint_overflow(s.bodies, JointPass::Solve { use_bias: false });
+                    for &j in self.general {
+                        s.joints[j as usize].solve(s.bodies, self.joint, h, false, start + h);
+                    }
                     for c in s.contacts.iter_mut() {
                         c.solve(s.bodies, self.contact, false, true);
                     }
@@ -391,7 +385,6 @@ impl Stages<'_> {
                 f(Serial {
                     bodies: &mut *self.bodies.0,
                     joints: &mut *self.joints.0,
-                    points: &mut *self.points.0,
                     contacts: &mut *self.scalar.0,
                 })
             };
@@ -399,34 +392,60 @@ impl Stages<'_> {
         self.barrier.wait();
     }
 
-    /// One pass over the point parts' colours, this worker's share of each, a barrier after
-    /// each colour.
-    unsafe fn point_colours(&self, worker: usize, workers: usize, pass: PointPass) {
+    /// One pass over the lane-solved joints' colours, this worker's share of each colour's
+    /// point and length bundles, a barrier after each colour.
+    unsafe fn joint_colours(&self, worker: usize, workers: usize, pass: JointPass) {
         let view = StateView::from_raw(self.states.0, self.body_count);
-        for colour in self.point_colours {
-            if colour.is_empty() {
+        for (points, lengths) in self.joint_colours {
+            if points.is_empty() && lengths.is_empty() {
                 continue;
             }
-            let part = share(colour.len(), worker, workers);
-            let (start, len) = (colour.start + part.start, part.len());
+            let (p, l) = (
+                share(points.len(), worker, workers),
+                share(lengths.len(), worker, workers),
+            );
+            let (p, l) = (
+                points.start + p.start..points.start + p.end,
+                lengths.start + l.start..lengths.start + l.end,
+            );
             // SAFETY: within a colour the workers' parts are disjoint bundles touching
             // disjoint moving bodies; the barrier orders the colours.
             unsafe {
-                use std::slice::from_raw_parts_mut as slice;
-                let lists = &self.point_lists;
                 match self.lanes {
-                    1 => point_pass(slice(lists.0 .0.add(start), len), view, pass),
-                    4 => point_pass(slice(lists.1 .0.add(start), len), view, pass),
+                    1 => {
+                        let (p, l) = self.joint_lists.0.parts(p, l);
+                        joint_pass(p, l, view, pass)
+                    }
+                    4 => {
+                        let (p, l) = self.joint_lists.1.parts(p, l);
+                        joint_pass(p, l, view, pass)
+                    }
                     _ => {
-                        let part = slice(lists.2 .0.add(start), len);
+                        let (p, l) = self.joint_lists.2.parts(p, l);
                         #[cfg(target_arch = "x86_64")]
-                        crate::joint::point_pass_avx2(part, view, pass);
+                        crate::joint::joint_pass_avx2(p, l, view, pass);
                         #[cfg(not(target_arch = "x86_64"))]
-                        point_pass(part, view, pass);
+                        joint_pass(p, l, view, pass);
                     }
                 }
             }
             self.barrier.wait();
+        }
+    }
+
+    /// One pass over the joints no colour took (worker 0, in the serial stage).
+    ///
+    /// # Safety
+    /// Only from the serial stage, which alone touches the bodies then.
+    unsafe fn joint_overflow(&self, bodies: &mut Bodies, pass: JointPass) {
+        let view = StateView::from_raw(bodies.states.as_mut_ptr(), bodies.len());
+        let all = |n| 0..n;
+        // SAFETY: the overflow lists are this stage's alone.
+        unsafe {
+            let (p, l) = self
+                .joint_overflow
+                .parts(all(self.joint_overflow.2), all(self.joint_overflow.3));
+            joint_pass(p, l, view, pass);
         }
     }
 
@@ -463,30 +482,44 @@ impl Stages<'_> {
 struct Serial<'a> {
     bodies: &'a mut Bodies,
     joints: &'a mut Vec<JointConstraint>,
-    points: &'a mut Vec<PointRow>,
     contacts: &'a mut Vec<ContactConstraint>,
 }
 
-impl Serial<'_> {
-    /// One pass over the joints left to the serial stage: the point parts of `overflow`
-    /// (no colour took them), then the joints of `general`.
-    fn solve_joints(
-        &mut self,
-        overflow: &[u32],
-        general: &[u32],
-        settings: &JointSettings,
-        h: Real,
-        use_bias: bool,
-        elapsed: Real,
-    ) {
-        for &i in overflow {
-            let p = &mut self.points[i as usize];
-            let (mut a, mut b) = (*self.bodies.state(p.body_a), *self.bodies.state(p.body_b));
-            p.solve(&mut a, &mut b, use_bias);
-            self.bodies.store_pair((p.body_a, &a), (p.body_b, &b));
-        }
-        for &j in general {
-            self.joints[j as usize].solve(self.bodies, settings, h, use_bias, elapsed);
+/// One lane count's joint bundles, as the workers share them: the point and length lists and
+/// their lengths.
+#[derive(Clone, Copy)]
+struct JointLists<const L: usize>(
+    Shared<PointBundle<L>>,
+    Shared<LengthBundle<L>>,
+    usize,
+    usize,
+);
+
+impl<const L: usize> JointLists<L> {
+    fn of(lists: &mut crate::joint::JointListsOf<L>) -> JointLists<L> {
+        JointLists(
+            Shared(lists.points.as_mut_ptr()),
+            Shared(lists.lengths.as_mut_ptr()),
+            lists.points.len(),
+            lists.lengths.len(),
+        )
+    }
+
+    /// Point bundles `p` and length bundles `l`.
+    ///
+    /// # Safety
+    /// In bounds, and no other worker touches the same bundles meanwhile.
+    unsafe fn parts<'a>(
+        &self,
+        p: std::ops::Range<usize>,
+        l: std::ops::Range<usize>,
+    ) -> (&'a mut [PointBundle<L>], &'a mut [LengthBundle<L>]) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            (
+                std::slice::from_raw_parts_mut(self.0 .0.add(p.start), p.len()),
+                std::slice::from_raw_parts_mut(self.1 .0.add(l.start), l.len()),
+            )
         }
     }
 }
@@ -652,73 +685,6 @@ impl Bundles {
     }
 }
 
-/// The point parts packed for one lane count (the others stay empty), colour after colour.
-#[derive(Debug, Default)]
-struct PointBundles {
-    one: Vec<PointBundle<1>>,
-    four: Vec<PointBundle<4>>,
-    eight: Vec<PointBundle<8>>,
-    /// Each colour's bundles, as a range of the filled list.
-    colours: Vec<std::ops::Range<usize>>,
-}
-
-impl PointBundles {
-    /// Packs the point parts `points` of each colour of `colouring`, `lanes` to a bundle.
-    fn pack(&mut self, colouring: &Colouring, points: &[PointRow], lanes: usize) {
-        fn fill<const L: usize>(
-            out: &mut Vec<PointBundle<L>>,
-            colouring: &Colouring,
-            points: &[PointRow],
-            colours: &mut Vec<std::ops::Range<usize>>,
-        ) {
-            let mut len = 0;
-            for colour in &colouring.colours {
-                let first = len;
-                for chunk in colour.chunks(L) {
-                    if len == out.len() {
-                        out.push(PointBundle::empty());
-                    }
-                    out[len].prepare(points, chunk);
-                    len += 1;
-                }
-                colours.push(first..len);
-            }
-            out.truncate(len);
-        }
-        self.colours.clear();
-        let (one, four, eight) = (&mut self.one, &mut self.four, &mut self.eight);
-        match lanes {
-            1 => fill(one, colouring, points, &mut self.colours),
-            4 => fill(four, colouring, points, &mut self.colours),
-            _ => fill(eight, colouring, points, &mut self.colours),
-        }
-    }
-
-    /// Hands the bundles' impulses back to `points`.
-    fn unpack(&self, colouring: &Colouring, points: &mut [PointRow], lanes: usize) {
-        fn back<const L: usize>(
-            bundles: &[PointBundle<L>],
-            colouring: &Colouring,
-            points: &mut [PointRow],
-        ) {
-            let chunks = colouring.colours.iter().flat_map(|c| c.chunks(L));
-            for (bundle, chunk) in bundles.iter().zip(chunks) {
-                bundle.unpack(points, chunk);
-            }
-        }
-        match lanes {
-            1 => back(&self.one, colouring, points),
-            4 => back(&self.four, colouring, points),
-            _ => back(&self.eight, colouring, points),
-        }
-    }
-
-    /// How many bundles are packed.
-    fn len(&self) -> usize {
-        self.colours.last().map_or(0, |c| c.end)
-    }
-}
-
 impl Solver {
     /// Runs `work(worker, workers)` for every worker of `workers` at once on the solver's
     /// threads (worker 0 on the calling thread), for the engine's other stages that split their
@@ -745,6 +711,9 @@ impl Solver {
             for p in &mut self.points {
                 p.impulse = Vector::zeros();
             }
+            for l in &mut self.lengths {
+                l.impulse = 0.0;
+            }
             for c in &mut self.contacts {
                 c.reset_impulses();
             }
@@ -752,10 +721,18 @@ impl Solver {
         self.general.clear();
         self.general.extend(0..self.joints.len() as u32);
         let lanes = settings.simd.lanes();
-        let plain = self.points.iter().map(|p| (p.body_a, p.body_b, true));
-        self.point_colouring.build_pairs(plain, bodies);
-        self.point_bundles
-            .pack(&self.point_colouring, &self.points, lanes);
+        let points = self
+            .points
+            .iter()
+            .map(|p| (p.ends.body_a, p.ends.body_b, true));
+        let lengths = self
+            .lengths
+            .iter()
+            .map(|l| (l.ends.body_a, l.ends.body_b, true));
+        self.joint_colouring
+            .build_pairs(points.chain(lengths), bodies);
+        let rows = (self.points.as_slice(), self.lengths.as_slice());
+        self.joint_bundles.pack(&self.joint_colouring, rows, lanes);
         self.colouring.build(&self.contacts, bodies);
         self.bundles.layout(&self.colouring, lanes);
         self.scalar.clear();
@@ -770,7 +747,7 @@ impl Solver {
         // waking threads and meeting at a barrier per colour costs more than it shares (a
         // small or sleeping scene ran slower on two threads than on one). Any count gives
         // the same bits.
-        let bundles = self.bundles.spans.len() + self.point_bundles.len();
+        let bundles = self.bundles.spans.len() + self.joint_bundles.len();
         let most = (bundles / BUNDLES_PER_WORKER).max(1);
         let workers = (settings.threads.clamp(1, MAX_THREADS) as usize).min(most);
         let barrier = Barrier::new(workers);
@@ -796,15 +773,14 @@ impl Solver {
             spans: &self.bundles.spans,
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             joints: Shared(&mut self.joints),
-            points: Shared(&mut self.points),
             general: &self.general,
-            point_lists: (
-                Shared(self.point_bundles.one.as_mut_ptr()),
-                Shared(self.point_bundles.four.as_mut_ptr()),
-                Shared(self.point_bundles.eight.as_mut_ptr()),
+            joint_lists: (
+                JointLists::of(&mut self.joint_bundles.one),
+                JointLists::of(&mut self.joint_bundles.four),
+                JointLists::of(&mut self.joint_bundles.eight),
             ),
-            point_colours: &self.point_bundles.colours,
-            point_overflow: &self.point_colouring.overflow,
+            joint_colours: &self.joint_bundles.colours,
+            joint_overflow: JointLists::of(&mut self.joint_bundles.overflow),
             scalar: Shared(&mut self.scalar),
             settings,
             contact: &contact,
@@ -822,8 +798,9 @@ impl Solver {
         for c in &self.scalar {
             c.unpack(&mut self.contacts[c.source as usize]);
         }
-        self.point_bundles
-            .unpack(&self.point_colouring, &mut self.points, lanes);
+        let rows = (self.points.as_mut_slice(), self.lengths.as_mut_slice());
+        self.joint_bundles
+            .unpack(&self.joint_colouring, rows, lanes);
         bodies.finalize();
     }
 }

@@ -108,8 +108,13 @@ impl World {
             }
         }
         for p in &mut self.solver.points {
-            if touches(p.body_a) || touches(p.body_b) {
+            if touches(p.ends.body_a) || touches(p.ends.body_b) {
                 p.impulse = Vector::zeros();
+            }
+        }
+        for l in &mut self.solver.lengths {
+            if touches(l.ends.body_a) || touches(l.ends.body_b) {
+                l.impulse = 0.0;
             }
         }
         let mut count = 0;

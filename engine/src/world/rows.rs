@@ -82,6 +82,7 @@ impl World {
         );
         self.solver.joints.clear();
         self.solver.points.clear();
+        self.solver.lengths.clear();
         for (index, joint) in self.joints.iter() {
             let (ba, bb) = (
                 self.bodies.at(joint.body_a.index),
@@ -123,7 +124,13 @@ impl World {
                 }
                 JointKind::Distance(d) => {
                     let carried = [impulses[0], impulses[1], impulses[2]];
-                    Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, carried))
+                    let distance = DistanceJoint::new(&frame, &a, &b, d, h, carried);
+                    // Without limits it is a length part alone, solved in lanes.
+                    if let Some(row) = distance.plain_length(&frame, (&a, &b), &rigid, index) {
+                        self.solver.lengths.push(row);
+                        continue;
+                    }
+                    Rows::Distance(distance)
                 }
                 JointKind::Hinge {
                     axis_a,
@@ -236,6 +243,11 @@ impl World {
             impulses[..3].copy_from_slice(p.impulse.as_slice());
             self.joints.at_mut(p.user_index).impulses = impulses;
         }
+        for l in &self.solver.lengths {
+            let mut impulses = [0.0; 8];
+            impulses[0] = l.impulse;
+            self.joints.at_mut(l.user_index).impulses = impulses;
+        }
         let pairs = self.narrow_phase.contacts_mut();
         for c in &self.solver.contacts {
             let (pair, m) = self.contact_sources[c.user_index as usize];
@@ -265,8 +277,18 @@ impl World {
                 self.limited.push(LimitedSpring { joint, limit });
             }
         }
-        for p in self.solver.points.iter().filter(|p| p.too_stiff) {
-            let joint = self.joints.handle(p.user_index);
+        let points = self
+            .solver
+            .points
+            .iter()
+            .map(|p| (p.user_index, p.too_stiff));
+        let lengths = self
+            .solver
+            .lengths
+            .iter()
+            .map(|l| (l.user_index, l.too_stiff));
+        for (index, _) in points.chain(lengths).filter(|(_, too_stiff)| *too_stiff) {
+            let joint = self.joints.handle(index);
             let limit = SpringLimit::TooStiff;
             self.limited.push(LimitedSpring { joint, limit });
         }
@@ -274,7 +296,9 @@ impl World {
         let loads = self.solver.joints.iter().map(|j| (j.user_index, j.load(h)));
         let point_loads = self.solver.points.iter();
         let point_loads = point_loads.map(|p| (p.user_index, p.impulse.norm() / h));
-        for (index, load) in loads.chain(point_loads) {
+        let length_loads = self.solver.lengths.iter();
+        let length_loads = length_loads.map(|l| (l.user_index, l.impulse.abs() / h));
+        for (index, load) in loads.chain(point_loads).chain(length_loads) {
             let joint = self.joints.at(index);
             if joint.break_force.is_some_and(|limit| load > limit) {
                 self.broken.push((self.joints.handle(index), load));

@@ -62,11 +62,20 @@ impl World {
             .joints
             .iter()
             .map(|j| (j.frame.body_a, j.frame.body_b));
-        let points = self.solver.points.iter().map(|p| (p.body_a, p.body_b));
+        let points = self
+            .solver
+            .points
+            .iter()
+            .map(|p| (p.ends.body_a, p.ends.body_b));
+        let lengths = self
+            .solver
+            .lengths
+            .iter()
+            .map(|l| (l.ends.body_a, l.ends.body_b));
         self.islands.update(
             &mut self.bodies,
             &self.solver_slots,
-            contacts.chain(joints).chain(points),
+            contacts.chain(joints).chain(points).chain(lengths),
             &self.sleep,
             dt,
         );

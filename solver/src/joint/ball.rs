@@ -156,15 +156,17 @@ impl BallJoint {
 
     /// Applies the accumulated impulse (warm starting).
     pub fn warm_start(&self, a: &mut BodyState, b: &mut BodyState) {
-        self.point.warm_start(a, b);
+        let ends = &self.point.ends;
+        let (r_a, r_b) = ends.anchors(a, b);
+        ends.apply(a, b, (&r_a, &r_b), &self.point.impulse);
     }
 
     /// One iteration, biased or relaxing; `elapsed` is the time since the step began at which
     /// the bodies' positions now stand (s), for a moving target.
     pub fn solve(&mut self, a: &mut BodyState, b: &mut BodyState, use_bias: bool, elapsed: Real) {
-        let (r_a, r_b) = self.point.anchors(a, b);
+        let (r_a, r_b) = self.point.ends.anchors(a, b);
         let r = (&r_a, &r_b);
-        let separation = self.point.separation(a, b, r) - self.target_velocity * elapsed;
+        let separation = self.point.ends.separation(a, b, r) - self.target_velocity * elapsed;
         let velocity = PointRow::velocity(a, b, r) - self.target_velocity;
         let pass = if use_bias { 0 } else { 1 };
         let impulse = self.point.impulse;
@@ -204,7 +206,7 @@ impl BallJoint {
             }
         }
         self.point.impulse = wish;
-        self.point.apply(a, b, r, &(wish - impulse));
+        self.point.ends.apply(a, b, r, &(wish - impulse));
     }
 
     /// [`BallJoint::solve`] on a joint's loaded bodies (hinges and welds, which still work on

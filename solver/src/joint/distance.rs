@@ -6,10 +6,11 @@
 //! and the upper limit (impulse <= 0). A limit that is slack lets the length change by at most
 //! its slack this substep (speculative, as contacts do), so a rope goes taut without a jerk.
 
+use super::LengthRow;
 use super::{solve_limit, spring_softness, JointFrame, JointSettings};
 use crate::body::Motion;
 use crate::row::Row;
-use crate::softness::{Spring, SpringSoftness};
+use crate::softness::{Softness, Spring, SpringSoftness};
 use crate::{Real, Vector};
 
 /// A distance joint's rows and settings.
@@ -72,6 +73,37 @@ impl DistanceJoint {
     /// Whether the spring fell back to implicit coefficients (too stiff to be exact).
     pub fn too_stiff(&self) -> bool {
         self.softness.is_some_and(|s| s.limited)
+    }
+
+    /// The length part alone, for the joint of `user_index`, if that is all the joint is (it
+    /// holds its rest length, rigid with `rigid`'s stabilisation or a spring, and has no
+    /// limits): what the solver's fast path takes ([`crate::pgs::Solver::lengths`]).
+    pub fn plain_length(
+        &self,
+        frame: &JointFrame,
+        (a, b): (&Motion, &Motion),
+        rigid: &JointSettings,
+        user_index: u32,
+    ) -> Option<LengthRow> {
+        let plain =
+            self.holds_rest_length && self.min_length <= 0.0 && self.max_length == Real::INFINITY;
+        if !plain {
+            return None;
+        }
+        let softness = match &self.softness {
+            Some(s) => [s.biased, s.relax],
+            None => [rigid.stabilisation, Softness::RIGID],
+        };
+        let mut row = LengthRow::new(
+            frame,
+            (a, b),
+            self.rest_length,
+            softness,
+            self.rows[0].impulse,
+        );
+        row.user_index = user_index;
+        row.too_stiff = self.too_stiff();
+        Some(row)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -14,19 +14,26 @@
 //! spring moves as the closed-form oscillator does.
 
 mod ball;
+mod bundles;
 mod distance;
+mod ends;
 mod hinge;
+mod length;
 mod point;
 mod point_bundle;
 mod world;
 
 pub use ball::BallJoint;
-pub use distance::{DistanceJoint, DistanceSettings};
-pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings, SliderJoint, SliderSettings};
-pub use point::PointRow;
 #[cfg(target_arch = "x86_64")]
-pub(crate) use point_bundle::pass_avx2 as point_pass_avx2;
-pub(crate) use point_bundle::{pass as point_pass, PointBundle, PointPass};
+pub(crate) use bundles::pass_avx2 as joint_pass_avx2;
+pub(crate) use bundles::{pass as joint_pass, JointBundles, JointPass, Lists as JointListsOf};
+pub use distance::{DistanceJoint, DistanceSettings};
+pub use ends::Ends;
+pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings, SliderJoint, SliderSettings};
+pub(crate) use length::LengthBundle;
+pub use length::LengthRow;
+pub use point::PointRow;
+pub(crate) use point_bundle::PointBundle;
 pub use world::{MotorJoint, UprightJoint};
 
 use crate::body::{Bodies, Motion};

@@ -18,29 +18,17 @@
 
 use nalgebra::Matrix3;
 
+use super::ends::Ends;
+use super::JointFrame;
 use crate::body::{BodyState, Motion};
 use crate::softness::Softness;
 use crate::{Real, Vector};
 
-use super::JointFrame;
-
 /// A point part prepared for one step, with everything its passes read.
 #[derive(Clone, Copy, Debug)]
 pub struct PointRow {
-    /// Body A's solver index, or [`crate::body::STATIC`].
-    pub body_a: u32,
-    /// Body B's solver index, or [`crate::body::STATIC`].
-    pub body_b: u32,
-    /// A's anchor from A's centre of mass at the start of the step (world orientation).
-    pub(super) anchor_a: Vector,
-    /// B's anchor from B's centre of mass.
-    pub(super) anchor_b: Vector,
-    /// B's anchor minus A's anchor at the start of the step.
-    pub(super) separation: Vector,
-    /// Inverse masses of A and B (0 for a static body).
-    pub(super) inv_mass: [Real; 2],
-    /// World inverse inertias of A and B at the start of the step.
-    pub(super) inv_inertia: [Matrix3<Real>; 2],
+    /// The bodies, their masses and the anchors.
+    pub ends: Ends,
     /// `K^-1` at the start of the step (zero if neither body can move).
     pub(super) effective_mass: Matrix3<Real>,
     /// The coefficients of the biased and of the relax pass, the same along every direction.
@@ -65,13 +53,7 @@ impl PointRow {
         impulse: Vector,
     ) -> PointRow {
         PointRow {
-            body_a: frame.body_a,
-            body_b: frame.body_b,
-            anchor_a: frame.anchor_a,
-            anchor_b: frame.anchor_b,
-            separation: frame.separation,
-            inv_mass: [a.inv_mass, b.inv_mass],
-            inv_inertia: [a.inv_inertia, b.inv_inertia],
+            ends: Ends::new(frame, a, b),
             effective_mass: mass_matrix(frame, a, b)
                 .try_inverse()
                 .unwrap_or_else(Matrix3::zeros),
@@ -84,28 +66,6 @@ impl PointRow {
             user_index: 0,
             too_stiff: false,
         }
-    }
-
-    /// The anchors now (from each centre of mass), turned by the bodies' rotation since the
-    /// step began.
-    #[inline]
-    pub(super) fn anchors(&self, a: &BodyState, b: &BodyState) -> (Vector, Vector) {
-        (
-            a.delta_rotation * self.anchor_a,
-            b.delta_rotation * self.anchor_b,
-        )
-    }
-
-    /// B's anchor minus A's anchor now, for anchors `r_a`, `r_b` turned as [`Self::anchors`].
-    #[inline]
-    pub(super) fn separation(
-        &self,
-        a: &BodyState,
-        b: &BodyState,
-        (r_a, r_b): (&Vector, &Vector),
-    ) -> Vector {
-        self.separation + (b.delta_position + (r_b - self.anchor_b))
-            - (a.delta_position + (r_a - self.anchor_a))
     }
 
     /// The velocity of B's anchor relative to A's.
@@ -122,42 +82,6 @@ impl PointRow {
         self.impulse
             - self.effective_mass * (velocity + separation * soft.bias_rate) * soft.mass_scale
             - self.impulse * soft.impulse_scale
-    }
-
-    /// Applies `impulse` at the anchors `r_a`, `r_b`: `-impulse` to A, `impulse` to B.
-    #[inline]
-    pub(super) fn apply(
-        &self,
-        a: &mut BodyState,
-        b: &mut BodyState,
-        (r_a, r_b): (&Vector, &Vector),
-        impulse: &Vector,
-    ) {
-        a.linear_velocity -= impulse * self.inv_mass[0];
-        a.angular_velocity -= self.inv_inertia[0] * r_a.cross(impulse);
-        b.linear_velocity += impulse * self.inv_mass[1];
-        b.angular_velocity += self.inv_inertia[1] * r_b.cross(impulse);
-    }
-
-    /// Applies the accumulated impulse (warm starting).
-    #[inline]
-    pub fn warm_start(&self, a: &mut BodyState, b: &mut BodyState) {
-        let (r_a, r_b) = self.anchors(a, b);
-        self.apply(a, b, (&r_a, &r_b), &self.impulse);
-    }
-
-    /// One block iteration, biased or relaxing.
-    #[inline]
-    pub fn solve(&mut self, a: &mut BodyState, b: &mut BodyState, use_bias: bool) {
-        let (r_a, r_b) = self.anchors(a, b);
-        let r = (&r_a, &r_b);
-        let separation = self.separation(a, b, r);
-        let velocity = Self::velocity(a, b, r);
-        let soft = &self.softness[if use_bias { 0 } else { 1 }];
-        let wanted = self.wanted(&velocity, &separation, soft);
-        let applied = wanted - self.impulse;
-        self.impulse = wanted;
-        self.apply(a, b, r, &applied);
     }
 }
 
