@@ -123,14 +123,16 @@ impl World {
                     Rows::Ball(ball)
                 }
                 JointKind::Distance(d) => {
-                    let carried = [impulses[0], impulses[1], impulses[2]];
-                    let distance = DistanceJoint::new(&frame, &a, &b, d, h, carried);
                     // Without limits it is a length part alone, solved in lanes.
-                    if let Some(row) = distance.plain_length(&frame, (&a, &b), &rigid, index) {
+                    let ends = (&a, &b);
+                    let plain =
+                        DistanceJoint::plain(&frame, ends, d, &rigid, h, impulses[0], index);
+                    if let Some(row) = plain {
                         self.solver.lengths.push(row);
                         continue;
                     }
-                    Rows::Distance(distance)
+                    let carried = [impulses[0], impulses[1], impulses[2]];
+                    Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, carried))
                 }
                 JointKind::Hinge {
                     axis_a,

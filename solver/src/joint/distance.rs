@@ -75,34 +75,41 @@ impl DistanceJoint {
         self.softness.is_some_and(|s| s.limited)
     }
 
-    /// The length part alone, for the joint of `user_index`, if that is all the joint is (it
-    /// holds its rest length, rigid with `rigid`'s stabilisation or a spring, and has no
-    /// limits): what the solver's fast path takes ([`crate::pgs::Solver::lengths`]).
-    pub fn plain_length(
-        &self,
+    /// The length part alone, for the joint of `user_index` set as `settings`, if that is all
+    /// it is (it holds its rest length, rigid with `rigid`'s stabilisation or a spring, and has
+    /// no limits): what the solver's fast path takes ([`crate::pgs::Solver::lengths`]), built
+    /// without the joint's three rows.
+    #[allow(clippy::too_many_arguments)]
+    pub fn plain(
         frame: &JointFrame,
         (a, b): (&Motion, &Motion),
+        settings: &DistanceSettings,
         rigid: &JointSettings,
+        h: Real,
+        impulse: Real,
         user_index: u32,
     ) -> Option<LengthRow> {
-        let plain =
-            self.holds_rest_length && self.min_length <= 0.0 && self.max_length == Real::INFINITY;
+        let plain = settings.holds_rest_length
+            && settings.min_length <= 0.0
+            && settings.max_length == Real::INFINITY;
         if !plain {
             return None;
         }
-        let softness = match &self.softness {
-            Some(s) => [s.biased, s.relax],
-            None => [rigid.stabilisation, Softness::RIGID],
+        let (softness, too_stiff) = match &settings.spring {
+            None => ([rigid.stabilisation, Softness::RIGID], false),
+            Some(spring) => {
+                let axis = frame
+                    .separation
+                    .try_normalize(1.0e-6)
+                    .unwrap_or(Vector::y());
+                let row = JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b, 0.0);
+                let s = spring_softness(spring, &row, h);
+                ([s.biased, s.relax], s.limited)
+            }
         };
-        let mut row = LengthRow::new(
-            frame,
-            (a, b),
-            self.rest_length,
-            softness,
-            self.rows[0].impulse,
-        );
+        let mut row = LengthRow::new(frame, (a, b), settings.rest_length, softness, impulse);
         row.user_index = user_index;
-        row.too_stiff = self.too_stiff();
+        row.too_stiff = too_stiff;
         Some(row)
     }
 
