@@ -114,13 +114,13 @@ impl World {
             let point = Vector::new(impulses[0], impulses[1], impulses[2]);
             let rows = match &joint.kind {
                 JointKind::Ball { spring } => {
-                    let ball = BallJoint::new(&frame, &a, &b, *spring, &rigid, h, point);
                     // A plain ball joint goes to the solver's compact list, solved in lanes.
-                    if let Some(row) = ball.plain_point(index) {
+                    let plain = BallJoint::plain(&frame, &a, &b, *spring, &rigid, h, point, index);
+                    if let Some(row) = plain {
                         self.solver.points.push(row);
                         continue;
                     }
-                    Rows::Ball(ball)
+                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, &rigid, h, point))
                 }
                 JointKind::Distance(d) => {
                     // Without limits it is a length part alone, solved in lanes.

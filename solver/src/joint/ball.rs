@@ -97,7 +97,10 @@ impl BallJoint {
             ([settings.stabilisation, Softness::RIGID], None, false);
         match spring {
             None => {}
-            Some(s @ Spring::Stiffness { .. }) => {
+            Some(s) if !matches!(s, Spring::Stiffness { .. }) => {
+                (softness, too_stiff) = uniform(&s, h);
+            }
+            Some(s) => {
                 let (axes, masses) = eigen_axes(&mass_matrix(frame, a, b));
                 let per = masses.map(|m| SpringSoftness::new(&s, m, h));
                 too_stiff = per.iter().any(|s| s.limited);
@@ -106,12 +109,6 @@ impl BallJoint {
                     masses,
                     softness: per,
                 });
-            }
-            Some(s) => {
-                // Independent of the mass: any mass gives the same coefficients.
-                let uniform = SpringSoftness::new(&s, 1.0, h);
-                softness = [uniform.biased, uniform.relax];
-                too_stiff = uniform.limited;
             }
         }
         BallJoint {
@@ -125,18 +122,30 @@ impl BallJoint {
         }
     }
 
-    /// The point part alone, for the joint of `user_index`, if that is all the joint is (no
-    /// moving target, no cap, no spring of physical stiffness): what the solver's fast path
-    /// takes ([`crate::pgs::Solver::points`]).
-    pub fn plain_point(&self, user_index: u32) -> Option<PointRow> {
-        let plain = self.per_axis.is_none()
-            && self.target_velocity == Vector::zeros()
-            && self.max_impulse == Real::INFINITY;
-        plain.then_some(PointRow {
-            user_index,
-            too_stiff: self.too_stiff,
-            ..self.point
-        })
+    /// The point part alone, for a ball joint of `user_index` that is nothing more (rigid with
+    /// `settings`' stabilisation, or a spring set by frequency, acceleration or halflife; not a
+    /// spring of physical stiffness): what the solver's fast path takes
+    /// ([`crate::pgs::Solver::points`]), built without the joint around it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn plain(
+        frame: &JointFrame,
+        a: &Motion,
+        b: &Motion,
+        spring: Option<Spring>,
+        settings: &JointSettings,
+        h: Real,
+        impulse: Vector,
+        user_index: u32,
+    ) -> Option<PointRow> {
+        let (softness, too_stiff) = match spring {
+            None => ([settings.stabilisation, Softness::RIGID], false),
+            Some(Spring::Stiffness { .. }) => return None,
+            Some(s) => uniform(&s, h),
+        };
+        let mut row = PointRow::new(frame, a, b, softness, impulse);
+        row.user_index = user_index;
+        row.too_stiff = too_stiff;
+        Some(row)
     }
 
     /// The accumulated impulse as a world vector (N s).
@@ -225,6 +234,14 @@ impl BallJoint {
         (a.v, a.w) = (sa.linear_velocity, sa.angular_velocity);
         (b.v, b.w) = (sb.linear_velocity, sb.angular_velocity);
     }
+}
+
+/// The two passes' coefficients of a spring whose coefficients do not depend on the mass (set
+/// by frequency, acceleration or halflife), and whether it was too stiff to be exact.
+fn uniform(spring: &Spring, h: Real) -> ([Softness; 2], bool) {
+    // Any mass gives the same coefficients.
+    let s = SpringSoftness::new(spring, 1.0, h);
+    ([s.biased, s.relax], s.limited)
 }
 
 /// The hot state a loaded body carries.
