@@ -29,6 +29,9 @@ pub enum Error {
     SameBody,
     /// The call does not apply to this kind of joint.
     WrongJointKind,
+    /// A joint builder was given a setting its kind does not have, or a world joint was given
+    /// to `add_joint`; says which.
+    NotApplicable(&'static str),
     /// A value outside its allowed range; says which and what the range is.
     OutOfRange(&'static str),
     /// Half-spaces, triangle meshes, height fields and single triangles go on static bodies
@@ -82,6 +85,7 @@ impl fmt::Display for Error {
             Error::Spring(e) => write!(f, "invalid spring: {e}"),
             Error::SameBody => write!(f, "a joint must join two different bodies"),
             Error::WrongJointKind => write!(f, "this call does not apply to this kind of joint"),
+            Error::NotApplicable(what) => write!(f, "not applicable: {what}"),
             Error::OutOfRange(what) => write!(f, "{what}"),
             Error::StaticOnlyShape => write!(
                 f,

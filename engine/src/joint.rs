@@ -152,6 +152,13 @@ impl Joint {
 /// let spring = Spring::Frequency { hertz: 2.0, damping_ratio: 0.1 };
 /// world.add_joint(JointBuilder::distance(Point::origin(), Point::origin(), 1.0).spring(spring), anchor, bob).unwrap();
 /// ```
+///
+/// A setting the joint's kind does not have (a motor on a ball joint, length limits on a hinge)
+/// is not dropped: `add_joint` refuses the builder with [`Error::NotApplicable`], naming it.
+/// Motors, limits and springs can be changed once the joint exists
+/// ([`crate::World::set_joint_motor`], [`crate::World::set_joint_limits`],
+/// [`crate::World::set_joint_spring`]), and its angle, travel or length read
+/// ([`crate::World::joint_position`]).
 #[derive(Clone, Debug)]
 pub struct JointBuilder {
     kind: JointKind,
@@ -159,6 +166,9 @@ pub struct JointBuilder {
     local_anchor_b: Point<Real>,
     collide: bool,
     break_force: Option<Real>,
+    /// The first setting given that this kind of joint does not have: `add_joint` refuses the
+    /// builder with it ([`Error::NotApplicable`]) instead of dropping the setting silently.
+    misuse: Option<&'static str>,
 }
 
 impl Joint {
@@ -172,6 +182,7 @@ impl Joint {
             local_anchor_b: self.local_anchor_b,
             collide: self.collide,
             break_force: self.break_force,
+            misuse: None,
         };
         builder.build(self.body_a, self.body_b)?;
         finite("joint impulses", &self.impulses)?;
@@ -198,7 +209,14 @@ impl JointBuilder {
             local_anchor_b: anchor_b,
             collide,
             break_force: None,
+            misuse: None,
         }
+    }
+
+    /// Notes that `setting` does not apply to this joint's kind (the first such one is kept).
+    fn misused(mut self, setting: &'static str) -> Self {
+        self.misuse.get_or_insert(setting);
+        self
     }
 
     /// A ball joint between `anchor_a` (on A) and `anchor_b` (on B), each in its body's frame.
@@ -315,16 +333,18 @@ impl JointBuilder {
 
     /// A hinge's angle limits (rad, lower <= upper).
     pub fn angle_limits(mut self, lower: Real, upper: Real) -> Self {
-        if let JointKind::Hinge { limits, .. } = &mut self.kind {
-            *limits = Some((lower, upper));
+        match &mut self.kind {
+            JointKind::Hinge { limits, .. } => *limits = Some((lower, upper)),
+            _ => return self.misused("angle_limits: only a hinge has angle limits"),
         }
         self
     }
 
     /// A slider's translation limits along its axis (m, lower <= upper).
     pub fn translation_limits(mut self, lower: Real, upper: Real) -> Self {
-        if let JointKind::Slider { limits, .. } = &mut self.kind {
-            *limits = Some((lower, upper));
+        match &mut self.kind {
+            JointKind::Slider { limits, .. } => *limits = Some((lower, upper)),
+            _ => return self.misused("translation_limits: only a slider has translation limits"),
         }
         self
     }
@@ -332,8 +352,16 @@ impl JointBuilder {
     /// A motor on a hinge (`speed` rad/s, `max` torque N m) or a slider (`speed` m/s, `max`
     /// force N): drives the joint's rate towards `speed` with at most `max`.
     pub fn motor(mut self, speed: Real, max: Real) -> Self {
-        if let JointKind::Hinge { motor, .. } | JointKind::Slider { motor, .. } = &mut self.kind {
-            *motor = Some((speed, max));
+        match &mut self.kind {
+            JointKind::Hinge { motor, .. } | JointKind::Slider { motor, .. } => {
+                *motor = Some((speed, max))
+            }
+            _ => {
+                return self.misused(
+                    "motor: only hinges and sliders have one (a world motor is \
+                     JointBuilder::angular_motor or linear_motor)",
+                )
+            }
         }
         self
     }
@@ -361,27 +389,41 @@ impl JointBuilder {
             JointKind::Hinge { spring: s, .. }
             | JointKind::Fixed { spring: s, .. }
             | JointKind::Slider { spring: s, .. } => *s = Some(spring),
-            JointKind::Motor { .. } => {}
+            JointKind::Motor { .. } => return self.misused("spring: a motor has no spring"),
         }
         self
     }
 
     /// Distance limits (m): the length stays within `[min, max]` (rigid), whatever the spring.
     pub fn limits(mut self, min: Real, max: Real) -> Self {
-        if let JointKind::Distance(d) = &mut self.kind {
-            d.min_length = min;
-            d.max_length = max;
+        match &mut self.kind {
+            JointKind::Distance(d) => (d.min_length, d.max_length) = (min, max),
+            _ => {
+                return self.misused(
+                    "limits: only a distance joint has length limits (hinges: angle_limits, \
+                     sliders: translation_limits)",
+                )
+            }
         }
         self
     }
 
     /// A distance joint that holds no rest length: only its limits act.
     pub fn free(mut self) -> Self {
-        if let JointKind::Distance(d) = &mut self.kind {
-            d.holds_rest_length = false;
-            d.spring = None;
+        match &mut self.kind {
+            JointKind::Distance(d) => (d.holds_rest_length, d.spring) = (false, None),
+            _ => return self.misused("free: only a distance joint has a rest length to free"),
         }
         self
+    }
+
+    /// Whether the joint joins a body to the world (attachments, upright springs, motors):
+    /// those go through [`crate::World::add_world_joint`].
+    pub(crate) fn is_world_only(&self) -> bool {
+        matches!(
+            self.kind,
+            JointKind::Attachment { .. } | JointKind::Upright { .. } | JointKind::Motor { .. }
+        )
     }
 
     /// Breaks the joint when it holds with more than `force` (N; N m for angular ones): it is
@@ -398,10 +440,38 @@ impl JointBuilder {
     }
 
     pub(crate) fn build(self, body_a: BodyHandle, body_b: BodyHandle) -> Result<Joint, Error> {
+        if let Some(setting) = self.misuse {
+            return Err(Error::NotApplicable(setting));
+        }
         limits::position("joint anchor", &self.local_anchor_a.coords)?;
         limits::position("joint anchor", &self.local_anchor_b.coords)?;
         let mut kind = self.kind;
-        let spring = match &mut kind {
+        check_kind(&mut kind)?;
+        if let Some(force) = self.break_force {
+            finite("break force", &[force])?;
+            if force <= 0.0 {
+                return Err(Error::NonPositive("break force"));
+            }
+        }
+        Ok(Joint {
+            kind,
+            body_a,
+            body_b,
+            local_anchor_a: self.local_anchor_a,
+            local_anchor_b: self.local_anchor_b,
+            collide: self.collide,
+            impulses: [0.0; 8],
+            break_force: self.break_force,
+        })
+    }
+}
+
+/// Checks a joint's settings, as the builder lets them through: axes normalised in place,
+/// limits, motors, lengths and springs within range. Also what a change at run time
+/// ([`crate::World::set_joint_motor`] and its kin) must pass.
+pub(crate) fn check_kind(kind: &mut JointKind) -> Result<(), Error> {
+    {
+        let spring = match kind {
             JointKind::Ball { spring } => *spring,
             JointKind::Attachment {
                 spring,
@@ -480,23 +550,8 @@ impl JointBuilder {
         if let Some(s) = spring {
             s.check().map_err(Error::Spring)?;
         }
-        if let Some(force) = self.break_force {
-            finite("break force", &[force])?;
-            if force <= 0.0 {
-                return Err(Error::NonPositive("break force"));
-            }
-        }
-        Ok(Joint {
-            kind,
-            body_a,
-            body_b,
-            local_anchor_a: self.local_anchor_a,
-            local_anchor_b: self.local_anchor_b,
-            collide: self.collide,
-            impulses: [0.0; 8],
-            break_force: self.break_force,
-        })
     }
+    Ok(())
 }
 
 /// Finite limits within ±[`limits::MAX_COORDINATE`] (m or rad), lower not above upper.

@@ -40,6 +40,7 @@ mod contacts;
 mod events;
 mod filters;
 mod hash;
+mod joints;
 mod quarantine;
 mod rows;
 mod sleeping;
@@ -356,6 +357,12 @@ impl World {
     ) -> Result<JointHandle, Error> {
         if self.body(a).is_none() || self.body(b).is_none() {
             return Err(Error::StaleHandle);
+        }
+        if builder.is_world_only() {
+            return Err(Error::NotApplicable(
+                "add_joint: attachments, upright springs and motors join a body to the world: \
+                 use add_world_joint",
+            ));
         }
         self.join(builder, a, b)
     }

@@ -59,6 +59,21 @@ impl DistanceJoint {
             .unwrap_or(Vector::y());
         let rows = [0, 1, 2]
             .map(|k| JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b, impulses[k]));
+        let mut rows = rows;
+        // Rows that do not act this step carry nothing: limits or a rest length dropped at run
+        // time would otherwise go on warm starting their last impulse forever.
+        for (k, acts) in [
+            settings.holds_rest_length,
+            settings.min_length > 0.0,
+            settings.max_length.is_finite(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if !acts {
+                rows[k].impulse = 0.0;
+            }
+        }
         let softness = settings.spring.map(|s| spring_softness(&s, &rows[0], h));
         DistanceJoint {
             rows,

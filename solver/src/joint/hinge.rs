@@ -88,8 +88,14 @@ impl HingeJoint {
             rows,
             settings,
         };
+        // Rows that do not act this step carry nothing: a motor or limits removed at run time
+        // would otherwise go on warm starting their last impulse forever.
         if joint.settings.motor.is_none() {
             joint.rows[4].impulse = 0.0;
+        }
+        if joint.settings.limits.is_none() {
+            joint.rows[2].impulse = 0.0;
+            joint.rows[3].impulse = 0.0;
         }
         joint
     }
@@ -330,6 +336,14 @@ impl SliderJoint {
                     impulses[k],
                 ),
             };
+        }
+        // Rows that do not act this step carry nothing (see `HingeJoint::new`).
+        if settings.limits.is_none() {
+            rows[5].impulse = 0.0;
+            rows[6].impulse = 0.0;
+        }
+        if settings.motor.is_none() {
+            rows[7].impulse = 0.0;
         }
         SliderJoint {
             rows,

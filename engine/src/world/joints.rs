@@ -1,0 +1,140 @@
+//! Joints changed and read while they exist: a motor, limits or a spring set at run time (a
+//! vehicle's throttle, a door that locks, a suspension stiffened), and the joint's coordinate
+//! now (a hinge's angle, a slider's travel, a distance joint's length).
+
+use super::*;
+use crate::joint::check_kind;
+use sprung_solver::joint::hinge_angle;
+use sprung_solver::softness::Spring;
+
+impl World {
+    /// Sets a hinge's or a slider's motor: `Some((speed, max))` drives the joint's rate
+    /// towards `speed` (rad/s or m/s) with at most `max` (N m or N), `None` removes it. On a
+    /// world motor ([`JointBuilder::angular_motor`], [`JointBuilder::linear_motor`]), sets its
+    /// speed and largest force. Checked as the builder checks it; a refused change changes
+    /// nothing. Wakes the joint's bodies.
+    pub fn set_joint_motor(
+        &mut self,
+        handle: JointHandle,
+        motor: Option<(Real, Real)>,
+    ) -> Result<(), Error> {
+        self.change_joint(handle, |kind| match kind {
+            JointKind::Hinge { motor: m, .. } | JointKind::Slider { motor: m, .. } => {
+                *m = motor;
+                Ok(())
+            }
+            JointKind::Motor {
+                speed, max_force, ..
+            } => match motor {
+                Some(set) => {
+                    (*speed, *max_force) = set;
+                    Ok(())
+                }
+                None => Err(Error::NotApplicable(
+                    "set_joint_motor: a world motor is its motor (remove_joint removes it)",
+                )),
+            },
+            _ => Err(Error::WrongJointKind),
+        })
+    }
+
+    /// Sets a hinge's angle limits (rad), a slider's translation limits (m) or a distance
+    /// joint's length limits (m): `Some((lower, upper))`, or `None` for none. Checked as the
+    /// builder checks them; wakes the joint's bodies.
+    pub fn set_joint_limits(
+        &mut self,
+        handle: JointHandle,
+        limits: Option<(Real, Real)>,
+    ) -> Result<(), Error> {
+        self.change_joint(handle, |kind| match kind {
+            JointKind::Hinge { limits: l, .. } | JointKind::Slider { limits: l, .. } => {
+                *l = limits;
+                Ok(())
+            }
+            JointKind::Distance(d) => {
+                (d.min_length, d.max_length) = limits.unwrap_or((0.0, Real::INFINITY));
+                Ok(())
+            }
+            _ => Err(Error::WrongJointKind),
+        })
+    }
+
+    /// Makes a joint soft (`Some(spring)`) or rigid again (`None`): ball, distance, hinge,
+    /// slider and weld joints, as [`JointBuilder::spring`]; an attachment's or upright spring's
+    /// spring is replaced (`Some` only). Checked as the builder checks it; wakes the joint's
+    /// bodies.
+    pub fn set_joint_spring(
+        &mut self,
+        handle: JointHandle,
+        spring: Option<Spring>,
+    ) -> Result<(), Error> {
+        self.change_joint(handle, |kind| match kind {
+            JointKind::Ball { spring: s }
+            | JointKind::Hinge { spring: s, .. }
+            | JointKind::Fixed { spring: s, .. }
+            | JointKind::Slider { spring: s, .. } => {
+                *s = spring;
+                Ok(())
+            }
+            JointKind::Distance(d) => {
+                d.spring = spring;
+                d.holds_rest_length |= spring.is_some();
+                Ok(())
+            }
+            JointKind::Attachment { spring: s, .. } | JointKind::Upright { spring: s, .. } => {
+                match spring {
+                    Some(set) => {
+                        *s = set;
+                        Ok(())
+                    }
+                    None => Err(Error::NotApplicable(
+                        "set_joint_spring: an attachment or upright spring is its spring \
+                         (remove_joint removes it)",
+                    )),
+                }
+            }
+            JointKind::Motor { .. } => Err(Error::WrongJointKind),
+        })
+    }
+
+    /// The joint's coordinate now, from the bodies' poses: a hinge's angle (rad, in (-pi, pi],
+    /// zero where it was added), a slider's translation (m: B's anchor's offset from A's along
+    /// the axis, what its limits bound), a distance joint's length (m).
+    pub fn joint_position(&self, handle: JointHandle) -> Result<Real, Error> {
+        let joint = self.joints.get(handle).ok_or(Error::StaleHandle)?;
+        let pose_a = &self.bodies.at(joint.body_a.index).pose;
+        let pose_b = &self.bodies.at(joint.body_b.index).pose;
+        let offset = pose_b * joint.local_anchor_b - pose_a * joint.local_anchor_a;
+        match &joint.kind {
+            JointKind::Hinge {
+                axis_a, references, ..
+            } => Ok(hinge_angle(
+                &(pose_a.rotation * axis_a),
+                &(pose_a.rotation * references.0),
+                &(pose_b.rotation * references.1),
+            )),
+            JointKind::Slider { axis_a, .. } => Ok(offset.dot(&(pose_a.rotation * axis_a))),
+            JointKind::Distance(_) => Ok(offset.norm()),
+            _ => Err(Error::WrongJointKind),
+        }
+    }
+
+    /// Applies `change` to a copy of the joint's settings, checks the result as the builder
+    /// would, and only then keeps it (waking the joint's bodies).
+    fn change_joint(
+        &mut self,
+        handle: JointHandle,
+        change: impl FnOnce(&mut JointKind) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let joint = self.joints.get(handle).ok_or(Error::StaleHandle)?;
+        let mut kind = joint.kind;
+        change(&mut kind)?;
+        check_kind(&mut kind)?;
+        let joint = self.joints.get_mut(handle).ok_or(Error::StaleHandle)?;
+        joint.kind = kind;
+        let (a, b) = (joint.body_a, joint.body_b);
+        self.wake(a);
+        self.wake(b);
+        Ok(())
+    }
+}
