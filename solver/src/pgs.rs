@@ -19,7 +19,7 @@ use crate::joint::{
     PointBundle, PointRow,
 };
 use crate::parallel::{share, Barrier, Pool, Shared};
-use crate::softness::Softness;
+use crate::softness::{Softness, SpringCache};
 use crate::{Real, Vector};
 /// How the solver iterates; the engine's `World` holds one.
 ///
@@ -182,6 +182,9 @@ pub struct Solver {
     /// The joints that are a length part alone (distance joints without limits,
     /// [`crate::joint::DistanceJoint::plain_length`]), as `points`.
     pub lengths: Vec<LengthRow>,
+    /// Each joint's last spring coefficients, for the engine to build the step's point and
+    /// length parts without recomputing them.
+    pub spring_cache: SpringCache,
     /// The indices of `joints`, solved after the points (kept for the serial stage's loop).
     general: Vec<u32>,
     /// The colours of the joints solved in lanes (apart from the contacts'), and their bundles.

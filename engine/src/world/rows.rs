@@ -115,7 +115,9 @@ impl World {
             let rows = match &joint.kind {
                 JointKind::Ball { spring } => {
                     // A plain ball joint goes to the solver's compact list, solved in lanes.
-                    let plain = BallJoint::plain(&frame, &a, &b, *spring, &rigid, h, point, index);
+                    let step = (h, &mut self.solver.spring_cache);
+                    let plain =
+                        BallJoint::plain(&frame, &a, &b, *spring, &rigid, step, point, index);
                     if let Some(row) = plain {
                         self.solver.points.push(row);
                         continue;
@@ -125,8 +127,9 @@ impl World {
                 JointKind::Distance(d) => {
                     // Without limits it is a length part alone, solved in lanes.
                     let ends = (&a, &b);
+                    let step = (h, &mut self.solver.spring_cache);
                     let plain =
-                        DistanceJoint::plain(&frame, ends, d, &rigid, h, impulses[0], index);
+                        DistanceJoint::plain(&frame, ends, d, &rigid, step, impulses[0], index);
                     if let Some(row) = plain {
                         self.solver.lengths.push(row);
                         continue;

@@ -13,7 +13,7 @@ use nalgebra::Matrix3;
 use super::point::{mass_matrix, PointRow};
 use super::{JointFrame, JointSettings};
 use crate::body::{BodyState, Motion};
-use crate::softness::{Softness, Spring, SpringSoftness};
+use crate::softness::{Softness, Spring, SpringCache, SpringSoftness};
 use crate::{Real, Vector};
 
 /// A spring of physical stiffness along K's eigen-axes.
@@ -133,14 +133,18 @@ impl BallJoint {
         b: &Motion,
         spring: Option<Spring>,
         settings: &JointSettings,
-        h: Real,
+        (h, cache): (Real, &mut SpringCache),
         impulse: Vector,
         user_index: u32,
     ) -> Option<PointRow> {
         let (softness, too_stiff) = match spring {
             None => ([settings.stabilisation, Softness::RIGID], false),
             Some(Spring::Stiffness { .. }) => return None,
-            Some(s) => uniform(&s, h),
+            Some(s) => {
+                // Independent of the mass: any mass gives the same coefficients.
+                let s = cache.get(user_index, &s, 1.0, h);
+                ([s.biased, s.relax], s.limited)
+            }
         };
         let mut row = PointRow::new(frame, a, b, softness, impulse);
         row.user_index = user_index;

@@ -10,7 +10,7 @@ use super::LengthRow;
 use super::{solve_limit, spring_softness, JointFrame, JointSettings};
 use crate::body::Motion;
 use crate::row::Row;
-use crate::softness::{Softness, Spring, SpringSoftness};
+use crate::softness::{Softness, Spring, SpringCache, SpringSoftness};
 use crate::{Real, Vector};
 
 /// A distance joint's rows and settings.
@@ -100,7 +100,7 @@ impl DistanceJoint {
         (a, b): (&Motion, &Motion),
         settings: &DistanceSettings,
         rigid: &JointSettings,
-        h: Real,
+        (h, cache): (Real, &mut SpringCache),
         impulse: Real,
         user_index: u32,
     ) -> Option<LengthRow> {
@@ -118,7 +118,7 @@ impl DistanceJoint {
                     .try_normalize(1.0e-6)
                     .unwrap_or(Vector::y());
                 let row = JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b, 0.0);
-                let s = spring_softness(spring, &row, h);
+                let s = cache.get(user_index, spring, row.effective_mass.max(0.0), h);
                 ([s.biased, s.relax], s.limited)
             }
         };
