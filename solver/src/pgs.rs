@@ -15,8 +15,8 @@ use crate::bundle::{self, Bundle, BundleCold, Pass};
 use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
 use crate::joint::{
-    joint_pass, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle, LengthRow,
-    PointBundle, PointRow,
+    joint_pass, Chains, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle,
+    LengthRow, PointBundle, PointRow,
 };
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::{Softness, SpringCache};
@@ -190,6 +190,8 @@ pub struct Solver {
     /// The colours of the joints solved in lanes (apart from the contacts'), and their bundles.
     joint_colouring: Colouring,
     joint_bundles: JointBundles,
+    /// The chains of rigid ball joints, solved each as a whole in the serial stage.
+    chains: Chains,
     /// The contacts' colours.
     colouring: Colouring,
     /// The coloured contacts in lanes, for the lane count of this step.
@@ -223,6 +225,9 @@ struct Stages<'a> {
     joints: Shared<Vec<JointConstraint>>,
     /// The other joints' indices.
     general: &'a [u32],
+    /// The point parts, and the chains of them solved whole.
+    points: Shared<Vec<PointRow>>,
+    chains: Shared<Chains>,
     /// The lane-solved joints' bundles (one lane count filled, as `lists`), their colours'
     /// ranges, and the ones no colour took (solved by the serial stage).
     joint_lists: (JointLists<1>, JointLists<4>, JointLists<8>),
@@ -264,6 +269,7 @@ impl Stages<'_> {
             barrier.wait();
             self.joint_colours(worker, workers, JointPass::WarmStart);
             self.serial(worker, |s| {
+                s.chains.warm_start(s.points, s.bodies);
                 self.joint_overflow(s.bodies, JointPass::WarmStart);
                 for &j in self.general {
                     s.joints[j as usize].warm_start(s.bodies);
@@ -277,6 +283,7 @@ impl Stages<'_> {
                 let friction = self.friction_in_biased_pass;
                 self.joint_colours(worker, workers, JointPass::Solve { use_bias: true });
                 self.serial(worker, |s| {
+                    s.chains.solve(s.points, s.bodies, true);
                     self.joint_overflow(s.bodies, JointPass::Solve { use_bias: true });
                     for &j in self.general {
                         s.joints[j as usize].solve(s.bodies, self.joint, h, true, start);
@@ -296,6 +303,7 @@ impl Stages<'_> {
             for _ in 0..self.settings.relax_iterations {
                 self.joint_colours(worker, workers, JointPass::Solve { use_bias: false });
                 self.serial(worker, |s| {
+                    s.chains.solve(s.points, s.bodies, false);
                     self.joint_overflow(s.bodies, JointPass::Solve { use_bias: false });
                     for &j in self.general {
                         s.joints[j as usize].solve(s.bodies, self.joint, h, false, start + h);
@@ -388,6 +396,8 @@ impl Stages<'_> {
                 f(Serial {
                     bodies: &mut *self.bodies.0,
                     joints: &mut *self.joints.0,
+                    points: &mut *self.points.0,
+                    chains: &mut *self.chains.0,
                     contacts: &mut *self.scalar.0,
                 })
             };
@@ -485,6 +495,8 @@ impl Stages<'_> {
 struct Serial<'a> {
     bodies: &'a mut Bodies,
     joints: &'a mut Vec<JointConstraint>,
+    points: &'a mut Vec<PointRow>,
+    chains: &'a mut Chains,
     contacts: &'a mut Vec<ContactConstraint>,
 }
 
@@ -724,16 +736,25 @@ impl Solver {
         self.general.clear();
         self.general.extend(0..self.joints.len() as u32);
         let lanes = settings.simd.lanes();
+        let rigid = [joint_settings.stabilisation, Softness::RIGID];
+        self.chains.build(&self.points, bodies, rigid);
+        let chained = &self.chains.chained;
         let points = self
             .points
             .iter()
-            .map(|p| (p.ends.body_a, p.ends.body_b, true));
+            .zip(chained)
+            .map(|(p, &chained)| (p.ends.body_a, p.ends.body_b, !chained));
         let lengths = self
             .lengths
             .iter()
             .map(|l| (l.ends.body_a, l.ends.body_b, true));
         self.joint_colouring
             .build_pairs(points.chain(lengths), bodies);
+        // The chained point parts went to the overflow; the chains solve them instead.
+        let split = self.points.len();
+        self.joint_colouring
+            .overflow
+            .retain(|&i| i as usize >= split || !chained[i as usize]);
         let rows = (self.points.as_slice(), self.lengths.as_slice());
         self.joint_bundles.pack(&self.joint_colouring, rows, lanes);
         self.colouring.build(&self.contacts, bodies);
@@ -777,6 +798,8 @@ impl Solver {
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             joints: Shared(&mut self.joints),
             general: &self.general,
+            points: Shared(&mut self.points),
+            chains: Shared(&mut self.chains),
             joint_lists: (
                 JointLists::of(&mut self.joint_bundles.one),
                 JointLists::of(&mut self.joint_bundles.four),

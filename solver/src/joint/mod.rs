@@ -15,6 +15,7 @@
 
 mod ball;
 mod bundles;
+mod chain;
 mod distance;
 mod ends;
 mod hinge;
@@ -27,6 +28,7 @@ pub use ball::BallJoint;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use bundles::pass_avx2 as joint_pass_avx2;
 pub(crate) use bundles::{pass as joint_pass, JointBundles, JointPass, Lists as JointListsOf};
+pub(crate) use chain::Chains;
 pub use distance::{DistanceJoint, DistanceSettings};
 pub use ends::Ends;
 pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings, SliderJoint, SliderSettings};
