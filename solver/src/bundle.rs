@@ -335,8 +335,8 @@ impl<const L: usize> Bundle<L> {
 
     /// Prepares `indices` (at most `L`) of `contacts` into this bundle's lanes, in place, as
     /// [`ContactConstraint::new`] prepares each: every lane's inputs are copied in one by one
-    /// ([`Bundle::load_lane`]), then what is derived from them is computed for all lanes at
-    /// once ([`Bundle::derive`]), with the scalar preparation's operations in its order, so
+    /// (`Bundle::load_lane`), then what is derived from them is computed for all lanes at
+    /// once (`Bundle::derive`), with the scalar preparation's operations in its order, so
     /// that both give the same bits. Lanes past `indices` hold nothing.
     ///
     /// [`ContactConstraint::new`]: crate::contact::ContactConstraint::new

@@ -175,18 +175,16 @@ pub struct Solver {
     scalar: Vec<ContactConstraint>,
     /// The step's joints, solved before the contacts in every pass.
     pub joints: Vec<JointConstraint>,
-    /// The joints that are a point part alone (plain ball joints, [`crate::joint::BallJoint::plain_point`]):
+    /// The joints that are a point part alone (plain ball joints, [`crate::joint::BallJoint::plain`]):
     /// the engine fills it, and finds each one's impulse in it after the solve. Coloured and
     /// solved in lanes before the other joints.
     pub points: Vec<PointRow>,
     /// The joints that are a length part alone (distance joints without limits,
-    /// [`crate::joint::DistanceJoint::plain_length`]), as `points`.
+    /// [`crate::joint::DistanceJoint::plain`]), as `points`.
     pub lengths: Vec<LengthRow>,
     /// Each joint's last spring coefficients, for the engine to build the step's point and
     /// length parts without recomputing them.
     pub spring_cache: SpringCache,
-    /// The indices of `joints`, solved after the points (kept for the serial stage's loop).
-    general: Vec<u32>,
     /// The colours of the joints solved in lanes (apart from the contacts'), and their bundles.
     joint_colouring: Colouring,
     joint_bundles: JointBundles,
@@ -223,8 +221,6 @@ struct Stages<'a> {
     /// The step's contacts: read to prepare the bundles, their impulses written back after.
     contacts: (Shared<Contact>, usize),
     joints: Shared<Vec<JointConstraint>>,
-    /// The other joints' indices.
-    general: &'a [u32],
     /// The point parts, and the chains of them solved whole.
     points: Shared<Vec<PointRow>>,
     chains: Shared<Chains>,
@@ -268,12 +264,8 @@ impl Stages<'_> {
             });
             barrier.wait();
             self.joint_colours(worker, workers, JointPass::WarmStart);
-            self.serial(worker, |s| {
-                s.chains.warm_start(s.points, s.bodies);
-                self.joint_overflow(s.bodies, JointPass::WarmStart);
-                for &j in self.general {
-                    s.joints[j as usize].warm_start(s.bodies);
-                }
+            self.serial(worker, |mut s| {
+                self.serial_joints(&mut s, JointPass::WarmStart, start);
                 for c in s.contacts.iter() {
                     c.warm_start(s.bodies);
                 }
@@ -282,12 +274,8 @@ impl Stages<'_> {
             for _ in 0..self.settings.iterations.max(1) {
                 let friction = self.friction_in_biased_pass;
                 self.joint_colours(worker, workers, JointPass::Solve { use_bias: true });
-                self.serial(worker, |s| {
-                    s.chains.solve(s.points, s.bodies, true);
-                    self.joint_overflow(s.bodies, JointPass::Solve { use_bias: true });
-                    for &j in self.general {
-                        s.joints[j as usize].solve(s.bodies, self.joint, h, true, start);
-                    }
+                self.serial(worker, |mut s| {
+                    self.serial_joints(&mut s, JointPass::Solve { use_bias: true }, start);
                     for c in s.contacts.iter_mut() {
                         c.solve(s.bodies, self.contact, true, friction);
                     }
@@ -302,12 +290,8 @@ impl Stages<'_> {
             barrier.wait();
             for _ in 0..self.settings.relax_iterations {
                 self.joint_colours(worker, workers, JointPass::Solve { use_bias: false });
-                self.serial(worker, |s| {
-                    s.chains.solve(s.points, s.bodies, false);
-                    self.joint_overflow(s.bodies, JointPass::Solve { use_bias: false });
-                    for &j in self.general {
-                        s.joints[j as usize].solve(s.bodies, self.joint, h, false, start + h);
-                    }
+                self.serial(worker, |mut s| {
+                    self.serial_joints(&mut s, JointPass::Solve { use_bias: false }, start + h);
                     for c in s.contacts.iter_mut() {
                         c.solve(s.bodies, self.contact, false, true);
                     }
@@ -443,6 +427,26 @@ impl Stages<'_> {
                 }
             }
             self.barrier.wait();
+        }
+    }
+
+    /// The serial stage's pass over the joints: the chains, the lane-solved joints no colour
+    /// took, then the joints solved one by one; `elapsed` is the time since the step began at
+    /// which the bodies' positions now stand (for moving targets).
+    fn serial_joints(&self, s: &mut Serial, pass: JointPass, elapsed: Real) {
+        match pass {
+            JointPass::WarmStart => s.chains.warm_start(s.points, s.bodies),
+            JointPass::Solve { use_bias } => s.chains.solve(s.points, s.bodies, use_bias),
+        }
+        // SAFETY: the serial stage alone touches the bodies and the overflow lists.
+        unsafe { self.joint_overflow(s.bodies, pass) };
+        for j in s.joints.iter_mut() {
+            match pass {
+                JointPass::WarmStart => j.warm_start(s.bodies),
+                JointPass::Solve { use_bias } => {
+                    j.solve(s.bodies, self.joint, self.h, use_bias, elapsed)
+                }
+            }
         }
     }
 
@@ -733,8 +737,6 @@ impl Solver {
                 c.reset_impulses();
             }
         }
-        self.general.clear();
-        self.general.extend(0..self.joints.len() as u32);
         let lanes = settings.simd.lanes();
         let rigid = [joint_settings.stabilisation, Softness::RIGID];
         self.chains.build(&self.points, bodies, rigid);
@@ -797,7 +799,6 @@ impl Solver {
             spans: &self.bundles.spans,
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             joints: Shared(&mut self.joints),
-            general: &self.general,
             points: Shared(&mut self.points),
             chains: Shared(&mut self.chains),
             joint_lists: (

@@ -280,18 +280,23 @@ mod tests {
     use super::*;
     use crate::Quaternion;
 
+    /// `q` and `u` in every lane.
+    fn splat<const L: usize>(q: &Quaternion, u: &Vector) -> (Q<L>, V3<L>) {
+        let (mut lanes, mut ul) = (Q::<L>::default(), V3::<L>::default());
+        for i in 0..L {
+            lanes.w.0[i] = q.w;
+            lanes.v.set(i, &q.imag());
+            ul.set(i, u);
+        }
+        (lanes, ul)
+    }
+
     /// The lanes' inverse rotation agrees with nalgebra's to rounding.
     #[test]
     fn inverse_rotation_matches_nalgebra() {
         let q = Quaternion::from_euler_angles(0.3, -1.1, 2.0);
         let u = Vector::new(0.2, -0.7, 1.3);
-        let mut lanes = Q::<4>::default();
-        let mut ul = V3::<4>::default();
-        for i in 0..4 {
-            lanes.w.0[i] = q.w;
-            lanes.v.set(i, &q.imag());
-            ul.set(i, &u);
-        }
+        let (lanes, ul) = splat::<4>(&q, &u);
         let got = lanes.inverse_rotate(&ul).get(2);
         let want = q.inverse_transform_vector(&u);
         assert!((got - want).norm() < 1e-6, "{got} vs {want}");
@@ -306,20 +311,11 @@ mod tests {
     fn rotation_matches_nalgebra() {
         let q = Quaternion::from_euler_angles(-0.4, 0.9, 2.6);
         let u = Vector::new(-1.2, 0.4, 0.9);
-        let mut lanes = Q::<8>::default();
-        let mut ul = V3::<8>::default();
-        for i in 0..8 {
-            lanes.w.0[i] = q.w;
-            lanes.v.set(i, &q.imag());
-            ul.set(i, &u);
-        }
-        let turned = lanes.rotate(&ul);
-        assert!(
-            (turned.get(5) - q * u).norm() < 1e-6,
-            "{} vs {}",
-            turned.get(5),
-            q * u
-        );
-        assert!((lanes.inverse_rotate(&turned).get(5) - u).norm() < 1e-6);
+        let (lanes, ul) = splat::<8>(&q, &u);
+        let (turned, want) = (lanes.rotate(&ul).get(5), q * u);
+        assert!((turned - want).norm() < 1e-6, "{turned} vs {want}");
+        let mut back = V3::<8>::default();
+        back.set(5, &turned);
+        assert!((lanes.inverse_rotate(&back).get(5) - u).norm() < 1e-6);
     }
 }
