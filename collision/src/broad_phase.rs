@@ -1,4 +1,4 @@
-//! Broad phase: incremental sweep-and-prune (SAP) on all three axes.
+//! Broad phase: sweep-and-prune per lane of a grid.
 //!
 //! **Stage.** First stage of collision detection, run once per step before the narrow phase.
 //! **In:** one axis-aligned bounding box per collider (the *tight* box, in world space), given
@@ -9,34 +9,38 @@
 //!
 //! # Design
 //!
-//! * **Three-axis incremental SAP.** For each axis the broad phase keeps every proxy's min and max
-//!   endpoint in one array, sorted between updates. A moved proxy's endpoints are carried to their
-//!   new places by insertion sort; each swap of a min with a max of another proxy is exactly the
-//!   moment the two intervals start or stop overlapping on that axis, so the overlapping-pair set is
-//!   updated on the swap (a pair is added only if the other two axes overlap as well). Because
-//!   objects move little between steps the work is proportional to the motion, not to the scene,
-//!   and keeping all three axes sorted makes each overlap test a few integer comparisons of
-//!   endpoint positions, always consistent with the arrays. Ties sort a min before a max, so
-//!   touching boxes overlap (closed intervals, as [`Aabb::intersects`]).
+//! * **Lanes.** The y-z plane is cut into square cells, the *lanes*, each running the length of
+//!   the x axis; a lane's side is the median proxy's size across them, chosen at the first update
+//!   and again whenever the number of proxies has doubled. Each proxy is listed in every lane its
+//!   box crosses (one to four for most), and each lane is kept sorted along x: sweep-and-prune
+//!   on one axis, with the two others as a box test, within a lane. One sorted axis over the whole
+//!   scene (Terdiman's box pruning) is the same thing with a single lane, and it fails on a grid:
+//!   every box of a 20 x 20 x 20 block overlaps the 400 of its slab along any axis. All three axes
+//!   kept sorted (the incremental SAP this replaced) fails on motion: a box drifting in a dense
+//!   scene swaps its endpoints past hundreds of others per step (3.4 ms for 8,000 drifting boxes,
+//!   17 times parry3d's BVH). A lane holds only the proxies near it across the sweep axis.
+//! * **Each pair in one lane.** Two overlapping boxes can share several lanes; a pair is taken in
+//!   the lane holding the low corner of their overlap (on y and z), which both boxes cross.
+//! * **Large proxies.** A box crossing more than 16 lanes (a ground, a wall) is not put in lanes;
+//!   it is tested directly against the proxies that changed.
 //! * **Fat boxes.** Each proxy stores its box enlarged by `margin`. While the tight box stays
-//!   inside the fat box nothing in the arrays changes, so resting or slowly moving bodies cost one
-//!   containment test; the narrow phase filters the few extra pairs. A fat box more than twice
-//!   the margin larger than its box on some side is refitted too: the engine grows boxes by how
-//!   far their bodies travel in a step, and a pile that fell and came to rest would otherwise
-//!   keep every pair its falling boxes made.
-//! * **Batched insertion and removal.** Inserting proxies one by one into sorted arrays costs O(n)
-//!   each (O(n^2) for a scene load). Instead `insert` and `remove` are queued; `update` sorts the
-//!   new endpoints, merges them into each array in one O(n + k log k) pass, and finds the pairs of
-//!   new proxies with a single sweep along the axis where they are most spread. Removals end their
-//!   pairs with the same kind of sweep and compact the arrays once.
+//!   inside the fat box nothing changes, so resting or slowly moving bodies cost one containment
+//!   test; the narrow phase filters the few extra pairs. A fat box more than twice the margin
+//!   larger than its box on some side is refitted too: the engine grows boxes by how far their
+//!   bodies travel in a step, and a pile that fell and came to rest would otherwise keep every
+//!   pair its falling boxes made.
+//! * **Updates by difference.** `insert`, `set_aabb` (when the fat box must change) and `remove`
+//!   are queued. `update` takes the changed proxies out of their lanes and merges them back where
+//!   they are now (one pass over the entries, a sort of the changed ones), finds every overlap
+//!   that has a changed proxy (a sweep of the lanes when many changed, a search of the changed
+//!   proxies' lanes when few), and compares them with the last update's pairs of changed proxies:
+//!   the difference is the events. An update with nothing queued costs nothing.
 //!
-//! Output is deterministic: the pair set is a hash set used for membership only; the pairs touched
-//! during an update are logged in a `Vec`, and events are produced from that sorted log.
+//! Output is deterministic: the entries, the pair list and the events are sorted, and nothing
+//! depends on the order in which proxies were moved.
 
 use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use parry3d::math::Real;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Handle of one proxy (an AABB registered with the broad phase). Indices are reused after removal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -81,6 +85,21 @@ fn is_valid(aabb: &Aabb) -> bool {
     })
 }
 
+/// A pair as one integer (lower index high), so that pair lists sort and merge as integers.
+fn pair_key(p: usize, q: usize) -> u64 {
+    let (a, b) = if p < q { (p, q) } else { (q, p) };
+    (a as u64) << 32 | b as u64
+}
+
+/// The inverse of [`pair_key`].
+fn pair_of(key: u64) -> ProxyPair {
+    ProxyPair {
+        a: ProxyId((key >> 32) as u32),
+        b: ProxyId(key as u32),
+    }
+}
+
+#[cfg(test)]
 fn make_pair(p: usize, q: usize) -> ProxyPair {
     let (a, b) = if p < q { (p, q) } else { (q, p) };
     ProxyPair {
@@ -89,79 +108,162 @@ fn make_pair(p: usize, q: usize) -> ProxyPair {
     }
 }
 
-/// Hasher for `ProxyPair` (two `u32` writes): packs them and mixes with the splitmix64 finalizer.
-#[derive(Default)]
-struct PairHasher(u64);
+/// The most lanes a proxy may span and still be swept in them. A larger proxy (a ground, a wall)
+/// is kept apart and tested directly against the proxies that changed.
+const MAX_LANES: i64 = 16;
 
-impl Hasher for PairHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.0 = self.0.rotate_left(32) ^ u64::from(x);
-    }
-    fn finish(&self) -> u64 {
-        let mut z = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// A lane's side over the median proxy's larger extent across the lanes. Measured on the kernel
+/// bench (8,000 drifting boxes) and the scenes: see `docs/PERFORMANCE.md`.
+const LANE_FACTOR: Real = 2.0;
+
+/// The longest a proxy may be along the lanes, in lane sides, and still be in them.
+const MAX_LENGTH: Real = 4.0;
+
+/// Lane coordinates are clamped to this either way, so that any finite box has lanes (far
+/// away, lanes get crowded rather than wrong).
+const CELL_LIMIT: i32 = 32_767;
+
+/// A proxy's change in an update: none; moved within the lanes it was in (its entries are
+/// updated in place); or inserted, removed, or moved across lanes (its entries are replaced).
+const UNCHANGED: u8 = 0;
+const MOVED: u8 = 1;
+const REPLACED: u8 = 2;
+
+/// A query box spanning more lanes than this is answered by a scan of every proxy.
+const MAX_QUERY_LANES: i64 = 256;
+
+/// `v` as an integer of the same order (`-0.0` as `+0.0`).
+fn ordered(v: Real) -> u32 {
+    let bits = (v + 0.0).to_bits();
+    if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
     }
 }
 
-type PairSet = HashSet<ProxyPair, BuildHasherDefault<PairHasher>>;
+/// The inverse of [`ordered`].
+fn from_ordered(o: u32) -> Real {
+    Real::from_bits(if o >> 31 == 1 { o & !(1 << 31) } else { !o })
+}
 
-/// A proxy open during a sweep: its endpoint positions on the two other axes, then its index.
-type ActiveRecord = [u32; 5];
+/// The sort key of an entry: its lane, then its min along the sweep axis.
+fn key(lane: u32, min: Real) -> u64 {
+    u64::from(lane) << 32 | u64::from(ordered(min))
+}
 
-/// Positions of a proxy's endpoints: `[axis][0 = min, 1 = max]`.
-type Ends = [[u32; 2]; 3];
+/// The lane cell of coordinate `v`.
+fn cell(v: Real, size: Real) -> i32 {
+    // Rounded down by hand: `floor` is a libm call on the baseline x86-64 target. A NaN stays
+    // NaN through the clamp and casts to 0.
+    let limit = CELL_LIMIT as Real;
+    let t = (v / size).clamp(-limit, limit);
+    let i = t as i32;
+    if (i as Real) > t {
+        i - 1
+    } else {
+        i
+    }
+}
 
-/// One interval bound on one axis: `data = proxy << 1 | is_max`.
-#[derive(Clone, Copy, Debug)]
+/// The code of lane (`y`, `z`); codes sort y-major.
+fn lane_code(y: i32, z: i32) -> u32 {
+    ((y + 32_768) as u32) << 16 | (z + 32_768) as u32
+}
+
+/// A box's bounds across the lanes: min y, max y, min z, max z.
+type Across = [Real; 4];
+
+fn across(b: &Aabb) -> Across {
+    [b.mins.y, b.maxs.y, b.mins.z, b.maxs.z]
+}
+
+/// Whether two boxes overlap across the lanes (closed intervals on y and z).
+fn overlaps_across(a: &Across, b: &Across) -> bool {
+    (a[0] <= b[1]) & (b[0] <= a[1]) & (a[2] <= b[3]) & (b[2] <= a[3])
+}
+
+/// One proxy in one lane: the lane and the proxy's min along the sweep axis (x) as a sort key,
+/// its max, its index, and its bounds across the lanes (so that a lane is searched without
+/// reading anything else).
+#[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-struct Endpoint {
-    value: Real,
-    data: u32,
+struct Entry {
+    key: u64,
+    max: Real,
+    proxy: u32,
+    across: Across,
+    /// The code of the proxy's first lane (lowest y and z).
+    first: u32,
 }
 
-impl Endpoint {
-    fn proxy(self) -> usize {
-        (self.data >> 1) as usize
-    }
-    /// 0 for a min endpoint, 1 for a max endpoint.
-    fn side(self) -> usize {
-        (self.data & 1) as usize
-    }
-    /// Strict sort order: by value, and at equal values mins before maxes (closed intervals).
-    fn before(self, other: Self) -> bool {
-        self.value < other.value || (self.value == other.value && self.side() < other.side())
-    }
-    /// Key of a total order agreeing with `before` (value, then side, then proxy), used to sort
-    /// a batch as plain integers; `from_key` inverts it. `-0.0` becomes `+0.0`, which `before`
-    /// treats as equal anyway.
-    fn key(value: Real, proxy: u32, side: u32) -> u64 {
-        let bits = (value + 0.0).to_bits();
-        let ordered = if bits >> 31 == 1 {
-            !bits
-        } else {
-            bits | 1 << 31
-        };
-        (u64::from(ordered) << 32) | u64::from(side << 31 | proxy)
-    }
-    fn from_key(key: u64) -> Self {
-        let ordered = (key >> 32) as u32;
-        let bits = if ordered >> 31 == 1 {
-            ordered & !(1 << 31)
-        } else {
-            !ordered
-        };
-        let low = key as u32;
-        Self {
-            value: Real::from_bits(bits),
-            data: low.rotate_left(1), // side << 31 | proxy  ->  proxy << 1 | side
+impl Entry {
+    fn new(lane: u32, b: &Aabb, proxy: u32, first: u32) -> Self {
+        Entry {
+            key: key(lane, b.mins.x),
+            max: b.maxs.x,
+            proxy,
+            across: across(b),
+            first,
         }
+    }
+    fn lane(self) -> u32 {
+        (self.key >> 32) as u32
+    }
+    fn min(self) -> Real {
+        from_ordered(self.key as u32)
+    }
+    /// The strict order of the entries: key, then proxy.
+    fn before(self, other: Self) -> bool {
+        (self.key, self.proxy) < (other.key, other.proxy)
+    }
+}
+
+/// The cells a box covers across the lanes: `[first, last]` on y and on z; and whether the box
+/// is large: it crosses more than [`MAX_LANES`] lanes, or is longer along the lanes than
+/// [`MAX_LENGTH`] lane sides (which would widen every search of its lanes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Lanes {
+    y: [i32; 2],
+    z: [i32; 2],
+    large: bool,
+}
+
+impl Lanes {
+    fn of(aabb: &Aabb, size: Real) -> Self {
+        let mut lanes = Lanes {
+            y: [cell(aabb.mins.y, size), cell(aabb.maxs.y, size)],
+            z: [cell(aabb.mins.z, size), cell(aabb.maxs.z, size)],
+            large: false,
+        };
+        let long = aabb.maxs.x - aabb.mins.x > MAX_LENGTH * size;
+        lanes.large = long || lanes.count() > MAX_LANES;
+        lanes
+    }
+    fn count(self) -> i64 {
+        let span = |c: [i32; 2]| i64::from(c[1]) - i64::from(c[0]) + 1;
+        span(self.y) * span(self.z)
+    }
+    fn is_large(self) -> bool {
+        self.large
+    }
+    /// The lane codes, in sort order.
+    fn codes(self) -> impl Iterator<Item = u32> {
+        (self.y[0]..=self.y[1])
+            .flat_map(move |y| (self.z[0]..=self.z[1]).map(move |z| lane_code(y, z)))
+    }
+    /// The code of the first lane.
+    fn first(self) -> u32 {
+        lane_code(self.y[0], self.z[0])
+    }
+
+    /// The lane in which a pair of overlapping boxes is found, from their first lanes: the one
+    /// holding the low corner of their overlap, which both boxes cross (so that each pair is
+    /// found in exactly one lane). Lane cells grow with the coordinate, so the corner's cell is
+    /// the larger of the two first cells, on y and on z.
+    fn corner(a: u32, b: u32) -> u32 {
+        (a & 0xFFFF_0000).max(b & 0xFFFF_0000) | (a & 0xFFFF).max(b & 0xFFFF)
     }
 }
 
@@ -170,103 +272,27 @@ impl Endpoint {
 enum State {
     /// Slot on the free list.
     Free,
-    /// Inserted, waiting for the next `update` to enter the arrays.
+    /// Inserted, waiting for the next `update` to be placed.
     Queued,
-    /// In the arrays.
+    /// Placed: in the lanes (or the large list) and in pairs.
     Live,
-    /// Removed by the user, still in the arrays until the next `update`.
+    /// Removed by the user, still placed until the next `update`.
     Removed,
 }
 
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct ProxyInfo {
-    /// The wanted fat box; equals the box in the arrays except while a move is pending.
+    /// The wanted fat box; equals the placed box except while a move is pending.
     fat: Aabb,
     state: State,
     /// Already on the pending-move list.
     moved: bool,
-    /// Index in a sweep's active list.
-    slot: u32,
+    /// The lanes of the placed box.
+    lanes: Lanes,
 }
 
-/// Endpoint positions plus the pair set and its change log (split out for borrowing).
-#[derive(Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-struct Tracker {
-    ends: Vec<Ends>,
-    pairs: PairSet,
-    /// Every pair inserted into or removed from `pairs` since the last `update` finished.
-    log: Vec<ProxyPair>,
-}
-
-impl Tracker {
-    /// A sweep found `p` and `q` overlapping. Adding: the pair is new (it involves a proxy that
-    /// just entered the arrays) and is only logged; `flush_inserts` adds the logged pairs to the
-    /// set in one go. Removing: the pair leaves the set.
-    fn set_pair(&mut self, p: usize, q: usize, adding: bool) {
-        let pair = make_pair(p, q);
-        if adding || self.pairs.remove(&pair) {
-            self.log.push(pair);
-        }
-    }
-
-    /// Carries the endpoint at `i` on axis `k` (whose value just changed) to its sorted place,
-    /// swapping with neighbours. The caller moves a proxy's endpoints so that its own min stays
-    /// before its own max; then a min passing below another proxy's max (or a max passing above
-    /// a min) means the two intervals now overlap on `k`, and the reverse crossings mean they
-    /// stopped. Either way the pair's state flips iff the boxes overlap on the two other axes
-    /// (a pair not overlapping there was never in the set); min/min and max/max swaps change
-    /// nothing.
-    fn sift(&mut self, arr: &mut [Endpoint], k: usize, mut i: usize) {
-        // Plain slices, so the hot loop does not reload the vectors' headers after each store.
-        let ends = &mut self.ends[..];
-        let e = arr[i];
-        let (p, s) = (e.proxy(), e.side());
-        let (a, b) = ((k + 1) % 3, (k + 2) % 3);
-        // Branch-free overlap test on the two other axes, run on every swap.
-        let overlaps_off = |ends: &[Ends], q: usize| {
-            let (ep, eq) = (&ends[p], &ends[q]);
-            (ep[a][0] < eq[a][1])
-                & (eq[a][0] < ep[a][1])
-                & (ep[b][0] < eq[b][1])
-                & (eq[b][0] < ep[b][1])
-        };
-        let mut flip = |q: usize, gained: bool| {
-            let pair = make_pair(p, q);
-            let changed = if gained {
-                self.pairs.insert(pair)
-            } else {
-                self.pairs.remove(&pair)
-            };
-            if changed {
-                self.log.push(pair);
-            }
-        };
-        while i > 0 && e.before(arr[i - 1]) {
-            let o = arr[i - 1];
-            arr[i] = o;
-            ends[o.proxy()][k][o.side()] = i as u32;
-            i -= 1;
-            if (o.side() != s) & overlaps_off(ends, o.proxy()) {
-                flip(o.proxy(), s == 0);
-            }
-        }
-        while i + 1 < arr.len() && arr[i + 1].before(e) {
-            let o = arr[i + 1];
-            arr[i] = o;
-            ends[o.proxy()][k][o.side()] = i as u32;
-            i += 1;
-            if (o.side() != s) & overlaps_off(ends, o.proxy()) {
-                flip(o.proxy(), s == 1);
-            }
-        }
-        arr[i] = e;
-        ends[p][k][s] = i as u32;
-    }
-}
-
-/// Incremental three-axis sweep-and-prune over fat AABBs; see the module documentation.
+/// Sweep-and-prune per lane of a grid over fat AABBs; see the module documentation.
 ///
 /// ```
 /// use sprung_collision::broad_phase::{BroadPhase, PairEvent};
@@ -288,23 +314,51 @@ impl Tracker {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadPhase {
     margin: Real,
-    axes: [Vec<Endpoint>; 3],
-    track: Tracker,
     proxies: Vec<ProxyInfo>,
+    /// Each proxy's box as of the last update: what pairs and queries are made of.
+    placed: Vec<Aabb>,
     free: Vec<u32>,
     live: usize,
     pending_insert: Vec<u32>,
     pending_remove: Vec<u32>,
     pending_move: Vec<u32>,
-    /// Sort keys: a batch of new endpoints, or moved proxies by position (kept buffer).
+    /// A lane's side (m); 0 until the first update with proxies.
+    lane_size: Real,
+    /// The number of live proxies when the lane size was chosen; it is chosen again when there
+    /// are twice as many.
+    sized_for: usize,
+    /// At least the extent along the sweep axis of every proxy in `entries`.
+    width: Real,
+    /// A box holding every placed box (it grows; chosen again with the lane size).
+    extent: Option<Aabb>,
+    /// Every placed proxy that is not large, once per lane it covers, sorted by (lane, min along
+    /// the sweep axis, proxy).
+    entries: Vec<Entry>,
+    /// The placed proxies covering more than [`MAX_LANES`] lanes, by index.
+    large: Vec<u32>,
+    /// Every overlapping pair, sorted.
+    pairs: Vec<u64>,
+    /// Per proxy, in the update under way: [`UNCHANGED`], [`MOVED`] within its lanes, or
+    /// [`REPLACED`] (inserted, removed, or moved to other lanes).
     #[cfg_attr(feature = "serde", serde(skip))]
-    scratch: Vec<u64>,
-    /// Sweep active lists: `[flagged, others]`.
+    changed: Vec<u8>,
+    /// The proxies with `changed` set.
     #[cfg_attr(feature = "serde", serde(skip))]
-    active: [Vec<ActiveRecord>; 2],
-    /// Pairs that began, collected while `Ended` events are emitted.
+    changed_ids: Vec<u32>,
+    /// New entries, sorted and then merged.
     #[cfg_attr(feature = "serde", serde(skip))]
-    began: Vec<ProxyPair>,
+    batch: Vec<Entry>,
+    /// Overlapping pairs with a changed proxy, found in the update under way.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    found: Vec<u64>,
+    /// Last update's pairs without (`kept`) and with (`touched`) a changed proxy.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    kept: Vec<u64>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    touched: Vec<u64>,
+    /// The pairs that began, collected while the ends are reported.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    began: Vec<u64>,
 }
 
 impl BroadPhase {
@@ -318,16 +372,26 @@ impl BroadPhase {
         };
         Self {
             margin,
-            axes: Default::default(),
-            track: Tracker::default(),
             proxies: Vec::new(),
+            placed: Vec::new(),
             free: Vec::new(),
             live: 0,
             pending_insert: Vec::new(),
             pending_remove: Vec::new(),
             pending_move: Vec::new(),
-            scratch: Vec::new(),
-            active: Default::default(),
+            lane_size: 0.0,
+            sized_for: 0,
+            width: 0.0,
+            extent: None,
+            entries: Vec::new(),
+            large: Vec::new(),
+            pairs: Vec::new(),
+            changed: Vec::new(),
+            changed_ids: Vec::new(),
+            batch: Vec::new(),
+            found: Vec::new(),
+            kept: Vec::new(),
+            touched: Vec::new(),
             began: Vec::new(),
         }
     }
@@ -339,21 +403,23 @@ impl BroadPhase {
         if !is_valid(&aabb) {
             return Err(InvalidAabb);
         }
+        let fat = aabb.loosened(self.margin);
         let info = ProxyInfo {
-            fat: aabb.loosened(self.margin),
+            fat,
             state: State::Queued,
             moved: false,
-            slot: 0,
+            lanes: Lanes::default(),
         };
         let id = match self.free.pop() {
             Some(id) => {
                 self.proxies[id as usize] = info;
+                self.placed[id as usize] = fat;
                 id
             }
             None => {
                 assert!(self.proxies.len() < 1 << 31, "too many broad-phase proxies");
                 self.proxies.push(info);
-                self.track.ends.push([[0; 2]; 3]);
+                self.placed.push(fat);
                 self.proxies.len() as u32 - 1
             }
         };
@@ -369,8 +435,8 @@ impl BroadPhase {
             return false;
         };
         match info.state {
-            // Never entered the arrays: the id can be reused at once, and leaves the queue so
-            // that a reused id is queued once (`queued` lists each proxy once).
+            // Never placed: the id can be reused at once, and leaves the queue so that a reused
+            // id is queued once (`queued` lists each proxy once).
             State::Queued => {
                 info.state = State::Free;
                 self.free.push(id.0);
@@ -439,22 +505,14 @@ impl BroadPhase {
     }
 
     /// A box around every live proxy's fat box, including changes not yet applied by
-    /// [`update`](Self::update) (`None` when there is no proxy). Cheap: the ends of the sorted
-    /// arrays, plus the pending inserts and moves. May be larger than needed (it can still
-    /// hold a proxy removed since the last update), never smaller.
+    /// [`update`](Self::update) (`None` when there is no proxy). Cheap: a box kept through the
+    /// updates, plus the pending inserts and moves. May be larger than needed (it grows, and can
+    /// still hold proxies removed since), never smaller.
     pub fn bounds(&self) -> Option<Aabb> {
         if self.live == 0 {
             return None;
         }
-        // Each axis's array is sorted: its first endpoint is the smallest min, its last the
-        // largest max.
-        let ends = |k: usize| Some((self.axes[k].first()?.value, self.axes[k].last()?.value));
-        let mut bounds = match (ends(0), ends(1), ends(2)) {
-            (Some(x), Some(y), Some(z)) => {
-                Some(Aabb::new([x.0, y.0, z.0].into(), [x.1, y.1, z.1].into()))
-            }
-            _ => None,
-        };
+        let mut bounds = self.extent;
         for &p in self.pending_insert.iter().chain(&self.pending_move) {
             let info = &self.proxies[p as usize];
             if matches!(info.state, State::Queued | State::Live) {
@@ -476,58 +534,410 @@ impl BroadPhase {
 
     /// Applies pending work and appends the pairs that began and ended overlapping since the last
     /// call: first all `Ended`, then all `Began`, each sorted by pair. A pair that began and ended
-    /// between two calls is not reported.
+    /// between two calls is not reported. Costs nothing when nothing was inserted, moved or
+    /// removed; otherwise one pass over the lanes' entries and the pairs, plus work in proportion
+    /// to the changed proxies and their neighbours.
     pub fn update(&mut self, events: &mut Vec<PairEvent>) {
-        self.flush_removals();
-        self.flush_moves();
-        self.flush_inserts();
-        let log = &mut self.track.log;
-        log.sort_unstable_by_key(|p| (u64::from(p.a.0) << 32) | u64::from(p.b.0));
-        // Each logged entry toggles membership, so a pair changed iff it was logged an odd number
-        // of times, and its current membership says which way.
-        self.began.clear();
-        for run in log.chunk_by(|a, b| a == b) {
-            if run.len() % 2 == 1 {
-                if self.track.pairs.contains(&run[0]) {
-                    self.began.push(run[0]);
-                } else {
-                    events.push(PairEvent::Ended(run[0]));
-                }
+        if self.pending_insert.is_empty()
+            && self.pending_remove.is_empty()
+            && self.pending_move.is_empty()
+        {
+            return;
+        }
+        self.mark_changes();
+        if self.lane_size == 0.0 || self.live > 2 * self.sized_for {
+            self.choose_lanes();
+        } else {
+            self.replace_changed();
+        }
+        self.find_pairs();
+        self.report(events);
+        for &p in &self.changed_ids {
+            self.changed[p as usize] = UNCHANGED;
+            let info = &mut self.proxies[p as usize];
+            if info.state == State::Removed {
+                info.state = State::Free;
+                self.free.push(p);
             }
         }
-        events.extend(self.began.iter().map(|&p| PairEvent::Began(p)));
-        log.clear();
+        self.changed_ids.clear();
     }
 
-    /// Whether the internal bookkeeping holds: every endpoint array sorted and of twice the
-    /// proxies in it, each endpoint where its proxy's record says, states, free and pending
-    /// lists and the pair set naming proxies that can be there. Always true for a broad phase
-    /// built through its methods; for one restored from bytes (sprung's snapshots) it is what
-    /// stands between corrupt data and an out-of-bounds index in `update`.
-    pub fn is_consistent(&self) -> bool {
-        let n = self.proxies.len();
-        if self.track.ends.len() != n || n >= 1 << 31 {
-            return false;
+    /// Takes the pending lists: the removed, moved and inserted proxies are flagged as changed,
+    /// and the moved and inserted ones take their new boxes and lanes.
+    fn mark_changes(&mut self) {
+        self.changed.resize(self.proxies.len(), UNCHANGED);
+        self.changed_ids.clear();
+        for &p in &self.pending_remove {
+            self.changed[p as usize] = REPLACED;
+            self.changed_ids.push(p);
         }
-        let in_arrays = |s: State| matches!(s, State::Live | State::Removed);
-        let arrayed = self.proxies.iter().filter(|p| in_arrays(p.state)).count();
-        for (k, arr) in self.axes.iter().enumerate() {
-            if arr.len() != 2 * arrayed {
-                return false;
+        self.pending_remove.clear();
+        for &p in &self.pending_move {
+            let info = &mut self.proxies[p as usize];
+            info.moved = false;
+            if info.state == State::Live && self.changed[p as usize] == UNCHANGED {
+                let lanes = Lanes::of(&info.fat, self.lane_size.max(Real::MIN_POSITIVE));
+                let stays = lanes == info.lanes && !lanes.is_large();
+                self.changed[p as usize] = if stays { MOVED } else { REPLACED };
+                self.changed_ids.push(p);
+                info.lanes = lanes;
+                self.placed[p as usize] = info.fat;
             }
-            for (i, e) in arr.iter().enumerate() {
-                let p = e.proxy();
-                let placed = p < n
-                    && in_arrays(self.proxies[p].state)
-                    && self.track.ends[p][k][e.side()] as usize == i
-                    && e.value.is_finite();
-                let sorted = i == 0 || !e.before(arr[i - 1]);
-                if !(placed && sorted) {
-                    return false;
+        }
+        self.pending_move.clear();
+        for &p in &self.pending_insert {
+            let info = &mut self.proxies[p as usize];
+            if info.state == State::Queued {
+                info.state = State::Live;
+                info.lanes = Lanes::of(&info.fat, self.lane_size.max(Real::MIN_POSITIVE));
+                self.placed[p as usize] = info.fat;
+                self.changed[p as usize] = REPLACED;
+                self.changed_ids.push(p);
+            }
+        }
+        self.pending_insert.clear();
+        // In index order, so that everything that follows is the same for any call order.
+        self.changed_ids.sort_unstable();
+    }
+
+    /// Chooses the lane size from the live proxies (the median of their larger extent across the
+    /// lanes) and places every one of them again.
+    fn choose_lanes(&mut self) {
+        let mut extents: Vec<Real> = (0..self.proxies.len())
+            .filter(|&p| self.proxies[p].state == State::Live)
+            .map(|p| {
+                let b = &self.placed[p];
+                (b.maxs.y - b.mins.y).max(b.maxs.z - b.mins.z)
+            })
+            .collect();
+        self.sized_for = extents.len();
+        let size = if extents.is_empty() {
+            1.0
+        } else {
+            let middle = extents.len() / 2;
+            *extents.select_nth_unstable_by(middle, Real::total_cmp).1 * LANE_FACTOR
+        };
+        self.lane_size = if size.is_finite() && size > 1e-6 {
+            size
+        } else {
+            1.0
+        };
+        self.entries.clear();
+        self.large.clear();
+        self.batch.clear();
+        self.width = 0.0;
+        self.extent = None;
+        for p in 0..self.proxies.len() {
+            let info = &mut self.proxies[p];
+            if info.state != State::Live {
+                continue;
+            }
+            info.lanes = Lanes::of(&self.placed[p], self.lane_size);
+            self.place(p as u32);
+        }
+        self.merge_batch();
+    }
+
+    /// Puts the changed proxies where they are now: in one pass over the entries, those that
+    /// moved within their lanes take their new bounds and those replaced leave; one insertion
+    /// pass restores the order (each moved entry goes a few places); the replaced proxies that
+    /// are live come back in a sorted batch.
+    fn replace_changed(&mut self) {
+        let (changed, placed) = (&self.changed, &self.placed);
+        let mut kept = 0;
+        for r in 0..self.entries.len() {
+            let mut e = self.entries[r];
+            match changed[e.proxy as usize] {
+                UNCHANGED => {}
+                MOVED => {
+                    let b = &placed[e.proxy as usize];
+                    e = Entry::new(e.lane(), b, e.proxy, e.first);
+                    self.width = self.width.max((b.maxs.x - b.mins.x).next_up());
+                }
+                _ => continue,
+            }
+            self.entries[kept] = e;
+            kept += 1;
+        }
+        self.entries.truncate(kept);
+        for i in 1..self.entries.len() {
+            let e = self.entries[i];
+            let mut j = i;
+            while j > 0 && e.before(self.entries[j - 1]) {
+                self.entries[j] = self.entries[j - 1];
+                j -= 1;
+            }
+            self.entries[j] = e;
+        }
+        self.large.retain(|&p| changed[p as usize] == UNCHANGED);
+        self.batch.clear();
+        for i in 0..self.changed_ids.len() {
+            let p = self.changed_ids[i];
+            let live = self.proxies[p as usize].state == State::Live;
+            match self.changed[p as usize] {
+                REPLACED if live => self.place(p),
+                MOVED => {
+                    let b = self.placed[p as usize];
+                    self.extent = Some(self.extent.map_or(b, |e| e.merged(&b)));
+                }
+                _ => {}
+            }
+        }
+        self.large.sort_unstable();
+        self.merge_batch();
+    }
+
+    /// Adds a live proxy's entries to the batch, or the proxy to the large list.
+    fn place(&mut self, p: u32) {
+        let b = self.placed[p as usize];
+        self.extent = Some(self.extent.map_or(b, |e| e.merged(&b)));
+        let lanes = self.proxies[p as usize].lanes;
+        if lanes.is_large() {
+            self.large.push(p);
+            return;
+        }
+        self.width = self.width.max((b.maxs.x - b.mins.x).next_up());
+        let first = lanes.first();
+        self.batch
+            .extend(lanes.codes().map(|lane| Entry::new(lane, &b, p, first)));
+    }
+
+    /// Sorts the batch and merges it into the entries, from the back, in place.
+    fn merge_batch(&mut self) {
+        if self.batch.is_empty() {
+            return;
+        }
+        self.batch.sort_unstable_by_key(|e| (e.key, e.proxy));
+        let (mut i, mut j) = (self.entries.len(), self.batch.len());
+        self.entries.resize(i + j, self.batch[0]);
+        let mut w = self.entries.len();
+        while j > 0 {
+            w -= 1;
+            let new = self.batch[j - 1];
+            self.entries[w] = if i > 0 && new.before(self.entries[i - 1]) {
+                i -= 1;
+                self.entries[i]
+            } else {
+                j -= 1;
+                new
+            };
+        }
+    }
+
+    /// Every overlapping pair with a changed live proxy, into `found`, sorted.
+    fn find_pairs(&mut self) {
+        self.found.clear();
+        // Many changed: one sweep of every lane, forward only, is less work than searching from
+        // each changed entry both ways.
+        let changed_entries = self.changed_ids.len() * 2;
+        if changed_entries * 4 > self.entries.len() {
+            self.sweep_lanes();
+        } else {
+            self.search_lanes();
+        }
+        self.pair_large();
+        self.found.sort_unstable();
+        debug_assert!(
+            self.found.windows(2).all(|w| w[0] != w[1]),
+            "a pair found twice"
+        );
+    }
+
+    /// Box pruning along every lane: each entry against the later entries of its lane that start
+    /// before it ends. A pair is kept if one of its proxies changed, the boxes overlap across the
+    /// lanes and this lane holds the corner of their overlap.
+    fn sweep_lanes(&mut self) {
+        let (entries, changed) = (&self.entries, &self.changed);
+        for (i, e) in entries.iter().enumerate() {
+            let (p, lane) = (e.proxy, e.lane());
+            let (to, changed_p) = (key(lane, e.max), changed[p as usize] != UNCHANGED);
+            for f in entries[i + 1..].iter().take_while(|f| f.key <= to) {
+                let q = f.proxy;
+                let hit = (changed_p | (changed[q as usize] != UNCHANGED))
+                    & overlaps_across(&e.across, &f.across)
+                    & (Lanes::corner(e.first, f.first) == lane);
+                if hit {
+                    self.found.push(pair_key(p as usize, q as usize));
                 }
             }
         }
-        let boxes = self
+    }
+
+    /// From each entry of a changed proxy, its lane searched both ways for the entries that can
+    /// overlap it: back to those starting `width` before it, forward to its end. A pair is kept
+    /// if the boxes overlap across the lanes and this lane holds the corner of their overlap; a
+    /// pair of two changed proxies is reported by the lower index.
+    fn search_lanes(&mut self) {
+        let (entries, changed) = (&self.entries, &self.changed);
+        for (i, e) in entries.iter().enumerate() {
+            let p = e.proxy;
+            if changed[p as usize] == UNCHANGED {
+                continue;
+            }
+            let (min, lane) = (e.min(), e.lane());
+            let from = key(lane, (min - self.width).next_down());
+            let to = key(lane, e.max);
+            // One branch per candidate (on the outcome), the tests themselves without: which
+            // neighbours overlap is as good as random.
+            let mut check = |f: &Entry| {
+                let q = f.proxy;
+                let reported_by_q = (changed[q as usize] != UNCHANGED) & (q < p);
+                let hit = !reported_by_q
+                    & (f.max >= min)
+                    & overlaps_across(&e.across, &f.across)
+                    & (Lanes::corner(e.first, f.first) == lane);
+                if hit {
+                    self.found.push(pair_key(p as usize, q as usize));
+                }
+            };
+            for f in entries[..i].iter().rev().take_while(|f| f.key >= from) {
+                check(f);
+            }
+            for f in entries[i + 1..].iter().take_while(|f| f.key <= to) {
+                check(f);
+            }
+        }
+    }
+
+    /// The pairs of the large proxies: a changed one against every live proxy, an unchanged one
+    /// against the changed proxies that are not large.
+    fn pair_large(&mut self) {
+        let (placed, changed) = (&self.placed, &self.changed);
+        for &l in &self.large {
+            let lb = &placed[l as usize];
+            if changed[l as usize] != UNCHANGED {
+                for (q, info) in self.proxies.iter().enumerate() {
+                    let both_large_changed =
+                        info.lanes.is_large() && changed[q] != UNCHANGED && q < l as usize;
+                    let skip = q == l as usize || info.state != State::Live || both_large_changed;
+                    if !skip && lb.intersects(&placed[q]) {
+                        self.found.push(pair_key(l as usize, q));
+                    }
+                }
+            } else {
+                for &c in &self.changed_ids {
+                    let info = &self.proxies[c as usize];
+                    let skip = info.state != State::Live || info.lanes.is_large();
+                    if !skip && lb.intersects(&placed[c as usize]) {
+                        self.found.push(pair_key(l as usize, c as usize));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The pairs of the last update with a changed proxy against those found now: the difference
+    /// is the events; the unchanged pairs and the found ones, merged, are the new pair list.
+    fn report(&mut self, events: &mut Vec<PairEvent>) {
+        // Split without a branch per pair: each pair is written to both lists, and only the
+        // list it belongs to moves on.
+        let n = self.pairs.len();
+        self.kept.resize(n, 0);
+        self.touched.resize(n, 0);
+        let (mut k, mut t) = (0, 0);
+        for &pair in &self.pairs {
+            let changed = |p: u64| self.changed[p as u32 as usize] != UNCHANGED;
+            let touched = changed(pair >> 32) | changed(pair);
+            self.kept[k] = pair;
+            self.touched[t] = pair;
+            k += usize::from(!touched);
+            t += usize::from(touched);
+        }
+        self.kept.truncate(k);
+        self.touched.truncate(t);
+        // Both sorted: one merge gives the ends in order, and the beginnings after them.
+        let (old, new) = (&self.touched, &self.found);
+        self.began.clear();
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < new.len() {
+            if j == new.len() || (i < old.len() && old[i] < new[j]) {
+                events.push(PairEvent::Ended(pair_of(old[i])));
+                i += 1;
+            } else if i == old.len() || new[j] < old[i] {
+                self.began.push(new[j]);
+                j += 1;
+            } else {
+                i += 1;
+                j += 1;
+            }
+        }
+        events.extend(self.began.iter().map(|&p| PairEvent::Began(pair_of(p))));
+        self.pairs.clear();
+        let (kept, found) = (&self.kept, &self.found);
+        let (mut i, mut j) = (0, 0);
+        while i < kept.len() || j < found.len() {
+            if j == found.len() || (i < kept.len() && kept[i] < found[j]) {
+                self.pairs.push(kept[i]);
+                i += 1;
+            } else {
+                self.pairs.push(found[j]);
+                j += 1;
+            }
+        }
+    }
+
+    /// Whether the internal bookkeeping holds: the entries sorted, each placed proxy in exactly
+    /// its lanes (or on the large list) with its placed box, states, free and pending lists and
+    /// the pair list naming proxies that can be there. Always true for a broad phase built
+    /// through its methods; for one restored from bytes (sprung's snapshots) it is what stands
+    /// between corrupt data and an out-of-bounds index in `update`.
+    pub fn is_consistent(&self) -> bool {
+        let n = self.proxies.len();
+        if self.placed.len() != n || n >= 1 << 31 {
+            return false;
+        }
+        let placed = |s: State| matches!(s, State::Live | State::Removed);
+        let valid_size =
+            self.lane_size == 0.0 || (self.lane_size.is_finite() && self.lane_size > 0.0);
+        if !valid_size || self.width.is_nan() || self.width < 0.0 {
+            return false;
+        }
+        // Each placed proxy: its lanes those of its box, its entries (or large-list place) all
+        // there, each with its box's values.
+        let mut seen = vec![0i64; n];
+        let sorted = self.entries.windows(2).all(|w| w[0].before(w[1]));
+        let entries_ok = self.lane_size > 0.0 || self.entries.is_empty();
+        let entries_ok = entries_ok
+            && self.entries.iter().all(|e| {
+                let p = e.proxy as usize;
+                if p >= n || !placed(self.proxies[p].state) {
+                    return false;
+                }
+                let (b, lanes) = (&self.placed[p], self.proxies[p].lanes);
+                seen[p] += 1;
+                !lanes.is_large()
+                    && lanes.codes().any(|c| c == e.lane())
+                    && e.min() == b.mins.x
+                    && e.max == b.maxs.x
+                    && e.across == across(b)
+                    && e.first == lanes.first()
+                    && b.maxs.x - b.mins.x <= self.width
+            });
+        let large_ok = self.large.windows(2).all(|w| w[0] < w[1])
+            && self.large.iter().all(|&p| {
+                (p as usize) < n
+                    && placed(self.proxies[p as usize].state)
+                    && self.proxies[p as usize].lanes.is_large()
+            });
+        let each_placed = (0..n).all(|p| {
+            let info = &self.proxies[p];
+            if !placed(info.state) {
+                return seen[p] == 0;
+            }
+            let b = &self.placed[p];
+            let fits = self.lane_size > 0.0
+                && is_valid(b)
+                && info.lanes == Lanes::of(b, self.lane_size)
+                && self.extent.is_some_and(|e| e.contains(b));
+            let listed = if info.lanes.is_large() {
+                self.large.binary_search(&(p as u32)).is_ok()
+            } else {
+                seen[p] == info.lanes.count()
+            };
+            fits && listed
+        });
+        let fat_ok = self
             .proxies
             .iter()
             .filter(|p| matches!(p.state, State::Queued | State::Live))
@@ -569,11 +979,16 @@ impl BroadPhase {
             .iter()
             .zip(&waiting)
             .all(|(i, &w)| i.state != State::Queued || w);
-        let pairs = self.track.pairs.iter().chain(&self.track.log).all(|pair| {
-            let (a, b) = (pair.a.0 as usize, pair.b.0 as usize);
-            a < b && b < n && in_arrays(self.proxies[a].state) && in_arrays(self.proxies[b].state)
-        });
-        boxes
+        let pairs = self.pairs.windows(2).all(|w| w[0] < w[1])
+            && self.pairs.iter().all(|&pair| {
+                let (a, b) = ((pair >> 32) as usize, pair as u32 as usize);
+                a < b && b < n && placed(self.proxies[a].state) && placed(self.proxies[b].state)
+            });
+        sorted
+            && entries_ok
+            && large_ok
+            && each_placed
+            && fat_ok
             && live == self.live
             && free
             && free_count == self.free.len()
@@ -585,237 +1000,46 @@ impl BroadPhase {
 
     /// Every overlapping pair (fat boxes) as of the last `update`, sorted.
     pub fn pairs(&self) -> Vec<ProxyPair> {
-        let mut out: Vec<ProxyPair> = self.track.pairs.iter().copied().collect();
-        out.sort_unstable();
-        out
+        self.pairs.iter().map(|&p| pair_of(p)).collect()
     }
 
     /// Calls `f` for every live proxy whose fat box (as of the last `update`) overlaps `aabb`,
     /// in a deterministic order. Proxies inserted since the last `update` are not seen; removed
     /// ones are skipped.
     pub fn query_aabb(&self, aabb: &Aabb, mut f: impl FnMut(ProxyId)) {
-        // Candidates: mins <= aabb.maxs (a prefix) or maxs >= aabb.mins (a suffix) of one axis;
-        // scan the shortest of the six ranges.
-        let mut best = (usize::MAX, 0, 0, 0..0);
-        for (k, arr) in self.axes.iter().enumerate() {
-            let below = arr.partition_point(|e| e.value <= aabb.maxs[k]);
-            let above = arr.partition_point(|e| e.value < aabb.mins[k]);
-            if below < best.0 {
-                best = (below, k, 0, 0..below);
-            }
-            if arr.len() - above < best.0 {
-                best = (arr.len() - above, k, 1, above..arr.len());
-            }
+        if self.lane_size == 0.0 {
+            return; // nothing placed yet
         }
-        let (_, k, side, range) = best;
-        for e in &self.axes[k][range] {
-            let p = e.proxy();
-            if e.side() == side && self.proxies[p].state == State::Live {
-                let ends = &self.track.ends[p];
-                let hit = (0..3).all(|a| {
-                    self.axes[a][ends[a][0] as usize].value <= aabb.maxs[a]
-                        && self.axes[a][ends[a][1] as usize].value >= aabb.mins[a]
-                });
-                if hit {
+        let live = |p: usize| self.proxies[p].state == State::Live;
+        let lanes = Lanes::of(aabb, self.lane_size);
+        if lanes.count() > MAX_QUERY_LANES {
+            for p in (0..self.proxies.len()).filter(|&p| live(p)) {
+                if self.placed[p].intersects(aabb) {
+                    f(ProxyId(p as u32));
+                }
+            }
+            return;
+        }
+        let from = (aabb.mins.x - self.width).next_down();
+        let (q, first) = (across(aabb), lanes.first());
+        for lane in lanes.codes() {
+            let (lo, hi) = (key(lane, from), key(lane, aabb.maxs.x));
+            let start = self.entries.partition_point(|e| e.key < lo);
+            for e in &self.entries[start..] {
+                if e.key > hi {
+                    break;
+                }
+                let p = e.proxy as usize;
+                let hit = e.max >= aabb.mins.x && overlaps_across(&e.across, &q) && live(p);
+                if hit && Lanes::corner(e.first, first) == lane {
                     f(ProxyId(p as u32));
                 }
             }
         }
-    }
-
-    fn flush_removals(&mut self) {
-        if self.pending_remove.is_empty() {
-            return;
-        }
-        let removed = std::mem::take(&mut self.pending_remove);
-        self.sweep(&removed, State::Removed, false);
-        for (k, arr) in self.axes.iter_mut().enumerate() {
-            let mut w = 0;
-            for r in 0..arr.len() {
-                let e = arr[r];
-                if self.proxies[e.proxy()].state == State::Removed {
-                    continue;
-                }
-                if w != r {
-                    arr[w] = e;
-                    self.track.ends[e.proxy()][k][e.side()] = w as u32;
-                }
-                w += 1;
+        for &p in &self.large {
+            if live(p as usize) && self.placed[p as usize].intersects(aabb) {
+                f(ProxyId(p));
             }
-            arr.truncate(w);
-        }
-        for &p in &removed {
-            self.proxies[p as usize].state = State::Free;
-            self.free.push(p);
-        }
-        self.pending_remove = removed;
-        self.pending_remove.clear();
-    }
-
-    fn flush_moves(&mut self) {
-        let mut moved = std::mem::take(&mut self.pending_move);
-        moved.retain(|&p| {
-            let info = &mut self.proxies[p as usize];
-            info.moved = false;
-            info.state == State::Live
-        });
-        // Axis by axis, visiting the moved proxies in array order, so the sifts walk the array
-        // (and the neighbouring proxies' records) mostly forward and stay in cache. Any order
-        // gives the same result: every swap keeps the pair set consistent with the arrays.
-        for (k, arr) in self.axes.iter_mut().enumerate() {
-            self.scratch.clear();
-            let ends = &self.track.ends;
-            let by_pos = moved
-                .iter()
-                .map(|&p| u64::from(ends[p as usize][k][0]) << 32 | u64::from(p));
-            self.scratch.extend(by_pos);
-            self.scratch.sort_unstable();
-            for &key in &self.scratch {
-                let p = key as u32 as usize;
-                let fat = &self.proxies[p].fat;
-                let [imin, imax] = self.track.ends[p][k].map(|i| i as usize);
-                let (old_min, old_max) = (arr[imin].value, arr[imax].value);
-                let (new_min, new_max) = (fat.mins[k], fat.maxs[k]);
-                // Grow first, then shrink: a proxy's own min always stays before its own max.
-                let steps = [
-                    (0, new_min < old_min, new_min),
-                    (1, new_max > old_max, new_max),
-                    (0, new_min > old_min, new_min),
-                    (1, new_max < old_max, new_max),
-                ];
-                for (side, needed, value) in steps {
-                    if needed {
-                        let i = self.track.ends[p][k][side] as usize;
-                        arr[i].value = value;
-                        self.track.sift(arr, k, i);
-                    }
-                }
-            }
-        }
-        self.pending_move = moved;
-        self.pending_move.clear();
-    }
-
-    fn flush_inserts(&mut self) {
-        let mut new = std::mem::take(&mut self.pending_insert);
-        // Queued-then-removed ids were freed and may have been queued again: drop both cases.
-        new.sort_unstable();
-        new.dedup();
-        new.retain(|&p| self.proxies[p as usize].state == State::Queued);
-        if !new.is_empty() {
-            for (k, arr) in self.axes.iter_mut().enumerate() {
-                self.scratch.clear();
-                for &p in &new {
-                    let fat = &self.proxies[p as usize].fat;
-                    self.scratch.push(Endpoint::key(fat.mins[k], p, 0));
-                    self.scratch.push(Endpoint::key(fat.maxs[k], p, 1));
-                }
-                self.scratch.sort_unstable();
-                // Merge from the back; old endpoints below the first new one stay in place.
-                let (mut i, mut j) = (arr.len(), self.scratch.len());
-                arr.resize(i + j, Endpoint::from_key(self.scratch[0]));
-                let mut w = arr.len();
-                while j > 0 {
-                    w -= 1;
-                    let new = Endpoint::from_key(self.scratch[j - 1]);
-                    let e = if i > 0 && new.before(arr[i - 1]) {
-                        i -= 1;
-                        arr[i]
-                    } else {
-                        j -= 1;
-                        new
-                    };
-                    arr[w] = e;
-                    self.track.ends[e.proxy()][k][e.side()] = w as u32;
-                }
-            }
-            let start = self.track.log.len();
-            self.sweep(&new, State::Queued, true);
-            let track = &mut self.track;
-            track.pairs.reserve(track.log.len() - start);
-            for pair in &track.log[start..] {
-                let fresh = track.pairs.insert(*pair);
-                debug_assert!(fresh, "a new proxy already had a pair");
-            }
-            for &p in &new {
-                self.proxies[p as usize].state = State::Live;
-            }
-        }
-        self.pending_insert = new;
-        self.pending_insert.clear();
-    }
-
-    /// One sweep along the axis where the `flagged` proxies (`ids`, all in the arrays with state
-    /// `flag`) are most spread, visiting every pair that overlaps on that axis and involves at
-    /// least one flagged proxy; overlapping pairs are added to (or removed from) the pair set.
-    fn sweep(&mut self, ids: &[u32], flag: State, adding: bool) {
-        let mut sums = [[0.0f64; 2]; 3];
-        for &p in ids {
-            let fat = &self.proxies[p as usize].fat;
-            for (k, s) in sums.iter_mut().enumerate() {
-                let c = f64::from(fat.mins[k]) + f64::from(fat.maxs[k]);
-                s[0] += c;
-                s[1] += c * c;
-            }
-        }
-        let spread = |s: [f64; 2]| s[1] - s[0] * s[0] / ids.len() as f64;
-        let k = (0..3).fold(0, |b, k| {
-            if spread(sums[k]) > spread(sums[b]) {
-                k
-            } else {
-                b
-            }
-        });
-
-        // Active records hold the endpoint positions on the two other axes (fixed during the
-        // sweep) so the overlap test reads contiguous memory: [min_a, max_a, min_b, max_b, proxy].
-        let (a, b) = ((k + 1) % 3, (k + 2) % 3);
-        let [act_flag, act_other] = &mut self.active;
-        act_flag.clear();
-        act_other.clear();
-        let mut open = ids.len();
-        for &e in &self.axes[k] {
-            let p = e.proxy();
-            let flagged = self.proxies[p].state == flag;
-            if e.side() == 1 {
-                let list = if flagged {
-                    &mut *act_flag
-                } else {
-                    &mut *act_other
-                };
-                let s = self.proxies[p].slot as usize;
-                list.swap_remove(s);
-                if let Some(r) = list.get(s) {
-                    self.proxies[r[4] as usize].slot = s as u32;
-                }
-                if flagged {
-                    open -= 1;
-                    if open == 0 {
-                        break;
-                    }
-                }
-                continue;
-            }
-            let ends = &self.track.ends[p];
-            let me = [ends[a][0], ends[a][1], ends[b][0], ends[b][1], p as u32];
-            let hits = |r: &&ActiveRecord| {
-                (me[0] < r[1]) & (r[0] < me[1]) & (me[2] < r[3]) & (r[2] < me[3])
-            };
-            for r in act_flag.iter().filter(hits) {
-                self.track.set_pair(p, r[4] as usize, adding);
-            }
-            if flagged {
-                for r in act_other.iter().filter(hits) {
-                    self.track.set_pair(p, r[4] as usize, adding);
-                }
-            }
-            let list = if flagged {
-                &mut *act_flag
-            } else {
-                &mut *act_other
-            };
-            self.proxies[p].slot = list.len() as u32;
-            list.push(me);
         }
     }
 }

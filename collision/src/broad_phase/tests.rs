@@ -118,21 +118,12 @@ fn apply_events(set: &mut BTreeSet<ProxyPair>, events: &[PairEvent]) {
 }
 
 fn check_structure(bp: &BroadPhase) {
-    let in_arrays = bp
-        .proxies
-        .iter()
-        .filter(|p| matches!(p.state, State::Live | State::Removed))
-        .count();
-    for (k, arr) in bp.axes.iter().enumerate() {
-        assert_eq!(arr.len(), 2 * in_arrays);
-        assert!(
-            arr.windows(2).all(|w| !w[1].before(w[0])),
-            "axis {k} unsorted"
-        );
-        for (i, e) in arr.iter().enumerate() {
-            assert_eq!(bp.track.ends[e.proxy()][k][e.side()] as usize, i);
-        }
-    }
+    assert!(bp.is_consistent(), "bookkeeping broken");
+    assert!(bp.pending_insert.is_empty() && bp.pending_move.is_empty());
+    assert!(
+        bp.changed.iter().all(|&c| c == UNCHANGED),
+        "a change flag left set"
+    );
 }
 
 fn run_random(seed: u64, ops: usize, record: &mut Vec<PairEvent>) {
@@ -241,6 +232,82 @@ fn check_bounds_and_queue(bp: &BroadPhase, live: &[(ProxyId, Aabb)]) {
 fn random_against_brute_force() {
     for seed in 0..20 {
         run_random(seed, 300, &mut Vec::new());
+    }
+}
+
+/// Small boxes among large ones (a ground, walls, a plank that moves), with few proxies changed
+/// per update (the lanes searched) and many (the lanes swept): pairs, events and queries as
+/// brute force says, and the bookkeeping whole.
+#[test]
+fn mixed_sizes_against_brute_force() {
+    for seed in 0..6 {
+        let mut rng = Rng(100 + seed);
+        let mut bp = BroadPhase::new(0.05);
+        let mut boxes: Vec<(ProxyId, Aabb)> = Vec::new();
+        let ground = Aabb::new(Point::new(-20.0, -1.0, -20.0), Point::new(20.0, 0.0, 20.0));
+        let wall = Aabb::new(Point::new(-20.0, 0.0, 5.0), Point::new(20.0, 8.0, 5.5));
+        // A board standing across the scene, moved now and then: a large proxy that changes.
+        let plank = Aabb::new(Point::new(0.0, 1.0, -12.0), Point::new(0.3, 9.0, 12.0));
+        for b in [ground, wall, plank] {
+            boxes.push((bp.insert(b).unwrap(), b));
+        }
+        for _ in 0..400 {
+            let c = Point::new(rng.signed(8.0), rng.unit() * 6.0, rng.signed(8.0));
+            let b = cube(c.x, c.y, c.z, 0.2 + rng.unit() * 0.4);
+            boxes.push((bp.insert(b).unwrap(), b));
+        }
+        let ids: Vec<ProxyId> = boxes.iter().map(|b| b.0).collect();
+        let mut active = BTreeSet::new();
+        let mut events = Vec::new();
+        bp.update(&mut events);
+        apply_events(&mut active, &events);
+        let large = [boxes[0].0 .0, boxes[2].0 .0];
+        assert!(
+            large.iter().all(|p| bp.large.contains(p)),
+            "seed {seed}: ground, board"
+        );
+        for round in 0..40 {
+            // Mostly a few boxes, sometimes most of them; the plank now and then.
+            let count = if round % 5 == 4 {
+                350
+            } else {
+                1 + rng.below(6)
+            };
+            for _ in 0..count {
+                let i = 3 + rng.below(boxes.len() - 3);
+                let d = Vector::from_fn(|_, _| rng.signed(0.6));
+                boxes[i].1 = shifted(&boxes[i].1, d);
+                assert!(bp.set_aabb(boxes[i].0, boxes[i].1));
+            }
+            if round % 7 == 3 {
+                let d = Vector::new(rng.signed(2.0), rng.signed(1.0), rng.signed(1.0));
+                boxes[2].1 = shifted(&boxes[2].1, d);
+                assert!(bp.set_aabb(boxes[2].0, boxes[2].1));
+            }
+            events.clear();
+            bp.update(&mut events);
+            apply_events(&mut active, &events);
+            check_structure(&bp);
+            let brute = sorted_brute_pairs(&bp, &ids);
+            assert_eq!(bp.pairs(), brute, "seed {seed} round {round}");
+            assert_eq!(active.iter().copied().collect::<Vec<_>>(), brute);
+            for half in [0.5, 3.0, 40.0] {
+                let c = Point::new(rng.signed(8.0), rng.unit() * 6.0, rng.signed(8.0));
+                let q = cube(c.x, c.y, c.z, half);
+                let mut got = Vec::new();
+                bp.query_aabb(&q, |id| got.push(id));
+                let count = got.len();
+                got.sort_unstable();
+                got.dedup();
+                assert_eq!(got.len(), count, "a proxy reported twice");
+                let want: Vec<ProxyId> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&id| bp.fat_aabb(id).unwrap().intersects(&q))
+                    .collect();
+                assert_eq!(got, want, "seed {seed} round {round}: query of half {half}");
+            }
+        }
     }
 }
 
