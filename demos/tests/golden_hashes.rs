@@ -32,7 +32,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("boxes", 0x71d01473369d349f),
     ("balls", 0xb3a3557043c7a716),
     ("convex", 0x34e01ed218233684),
-    ("joint_grid", 0x0238c3a09752ffdc),
+    ("joint_grid", 0x4d17484309dcdf26),
     ("spring_net", 0x2c990e2b30bdaf25),
     ("rope", 0xd2af0f9165fc4110),
     ("cloth", 0xab84a446c1785c27),
