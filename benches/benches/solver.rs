@@ -94,7 +94,7 @@ fn contact_solve(c: &mut Criterion) {
                 || (bodies.clone(), contacts.clone()),
                 |(mut bodies, contacts)| {
                     solver.contacts = contacts;
-                    solver.solve(&mut bodies, &settings, DT);
+                    solver.solve(&mut bodies, &settings, &settings.step(DT));
                     bodies
                 },
                 BatchSize::SmallInput,

@@ -20,7 +20,7 @@ use sprung_solver::body::{Bodies, STATIC};
 use sprung_solver::contact::{Contact, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
     BallJoint, DistanceJoint, FixedJoint, HingeJoint, HingeSettings, JointConstraint, JointFrame,
-    JointKind as Rows, MotorJoint, SliderJoint, SliderSettings, UprightJoint,
+    JointKind as Rows, MotorJoint, MotorSettings, SliderJoint, SliderSettings, UprightJoint,
 };
 use sprung_solver::pgs::{Solver, SolverSettings};
 
@@ -753,10 +753,11 @@ impl World {
         );
         let mut quarantined = self.report_runaways();
         let gather_ms = clock.lap();
+        let context = self.settings.step(dt);
         self.build_contacts();
-        self.build_joints(dt);
+        self.build_joints(&context);
         self.solver
-            .solve(&mut self.solver_bodies, &self.settings, dt);
+            .solve(&mut self.solver_bodies, &self.settings, &context);
         quarantined += self.quarantine_diverged();
         self.store_impulses();
         self.report_touching();
@@ -765,7 +766,7 @@ impl World {
         let scatter_ms = clock.lap();
         self.solve_continuous(dt);
         self.place_colliders();
-        self.break_joints(dt);
+        self.break_joints(&context);
         self.update_islands(dt);
         let after_ms = clock.lap();
         Ok(StepReport {

@@ -17,6 +17,7 @@ pub mod pgs;
 pub mod row;
 pub mod softness;
 pub mod spring;
+pub mod step;
 #[cfg(target_arch = "x86_64")]
 mod transpose;
 pub mod wide;

@@ -16,10 +16,11 @@ use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
 use crate::joint::{
     joint_pass, Chains, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle,
-    LengthRow, PointBundle, PointRow,
+    LengthRow, PassContext, PointBundle, PointRow,
 };
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::{Softness, SpringCache};
+use crate::step::StepContext;
 use crate::{Real, Vector};
 /// How the solver iterates; the engine's `World` holds one.
 ///
@@ -444,7 +445,13 @@ impl Stages<'_> {
             match pass {
                 JointPass::WarmStart => j.warm_start(s.bodies),
                 JointPass::Solve { use_bias } => {
-                    j.solve(s.bodies, self.joint, self.h, use_bias, elapsed)
+                    let context = PassContext {
+                        h: self.h,
+                        use_bias,
+                        elapsed,
+                        joint: *self.joint,
+                    };
+                    j.solve(s.bodies, &context)
                 }
             }
         }
@@ -712,14 +719,12 @@ impl Solver {
         self.pool.run(workers.clamp(1, MAX_THREADS) as usize, work);
     }
 
-    /// Runs the substeps over `bodies`, `self.joints` and `self.contacts` for a step of `dt`
-    /// (s), and leaves each body's pose at the end of the step in its [`crate::body::BodySim`].
-    pub fn solve(&mut self, bodies: &mut Bodies, settings: &SolverSettings, dt: Real) {
-        let substeps = settings.substeps.max(1);
-        let h = settings.substep(dt);
-        let contact = settings.contact_settings(dt);
-        let joint_settings =
-            JointSettings::new(settings.joint_hertz, settings.joint_damping_ratio, h);
+    /// Runs the substeps over `bodies`, `self.joints` and `self.contacts` for the step of
+    /// `step` ([`SolverSettings::step`]), and leaves each body's pose at the end of the step in
+    /// its [`crate::body::BodySim`].
+    pub fn solve(&mut self, bodies: &mut Bodies, settings: &SolverSettings, step: &StepContext) {
+        let (substeps, h) = (step.substeps, step.h);
+        let (contact, joint_settings) = (step.contact, step.joint);
         // Without a relax pass, friction has only the biased one.
         let friction_in_biased_pass =
             contact.friction_in_biased_pass || settings.relax_iterations == 0;

@@ -3,6 +3,7 @@
 //! that held with more than their breaking force removed.
 
 use super::*;
+use sprung_solver::step::StepContext;
 
 impl World {
     /// Hands every manifold with points to the solver as a contact (a pair with a mesh may
@@ -73,13 +74,8 @@ impl World {
     }
 
     /// Turns every joint into the solver's rows, anchored at the bodies' current poses.
-    pub(super) fn build_joints(&mut self, dt: Real) {
-        let h = dt / self.settings.substeps as Real;
-        let rigid = sprung_solver::joint::JointSettings::new(
-            self.settings.joint_hertz,
-            self.settings.joint_damping_ratio,
-            h,
-        );
+    pub(super) fn build_joints(&mut self, step: &StepContext) {
+        let (h, rigid) = (step.h, step.joint);
         self.solver.joints.clear();
         self.solver.points.clear();
         self.solver.lengths.clear();
@@ -135,7 +131,7 @@ impl World {
                         continue;
                     }
                     let carried = [impulses[0], impulses[1], impulses[2]];
-                    Rows::Distance(DistanceJoint::new(&frame, &a, &b, d, h, carried))
+                    Rows::Distance(DistanceJoint::new(&frame, (&a, &b), d, h, carried))
                 }
                 JointKind::Hinge {
                     axis_a,
@@ -155,14 +151,18 @@ impl World {
                         motor: *motor,
                         spring: *spring,
                     };
-                    Rows::Hinge(HingeJoint::new(
-                        &frame, &a, &b, settings, &rigid, h, &impulses,
-                    ))
+                    Rows::Hinge(HingeJoint::new(&frame, (&a, &b), settings, step, &impulses))
                 }
                 JointKind::Fixed { relative, spring } => {
                     let start = (ba.pose.rotation, bb.pose.rotation);
+                    let held = (*relative, start);
                     Rows::Fixed(FixedJoint::new(
-                        &frame, &a, &b, *relative, start, *spring, &rigid, h, &impulses,
+                        &frame,
+                        (&a, &b),
+                        held,
+                        *spring,
+                        step,
+                        &impulses,
                     ))
                 }
                 JointKind::Slider {
@@ -179,8 +179,14 @@ impl World {
                         motor: *motor,
                         spring: *spring,
                     };
+                    let held = (*relative, start);
                     Rows::Slider(SliderJoint::new(
-                        &frame, &a, &b, settings, *relative, start, &impulses,
+                        &frame,
+                        (&a, &b),
+                        settings,
+                        held,
+                        step,
+                        &impulses,
                     ))
                 }
                 JointKind::Attachment {
@@ -199,31 +205,24 @@ impl World {
                     spring,
                 } => {
                     let axis = bb.pose.rotation * body_axis.normalize();
-                    Rows::Upright(UprightJoint::new(
-                        &b,
-                        axis,
-                        *world_axis,
-                        spring,
-                        h,
-                        [impulses[0], impulses[1]],
-                    ))
+                    let axes = (axis, *world_axis);
+                    let carried = [impulses[0], impulses[1]];
+                    Rows::Upright(UprightJoint::new(&b, axes, spring, h, carried))
                 }
                 JointKind::Motor {
                     axis,
                     angular,
                     speed,
                     max_force,
-                } => Rows::Motor(MotorJoint::new(
-                    &frame,
-                    &a,
-                    &b,
-                    *axis,
-                    *angular,
-                    *speed,
-                    *max_force,
-                    h,
-                    impulses[0],
-                )),
+                } => {
+                    let settings = MotorSettings {
+                        axis: *axis,
+                        angular: *angular,
+                        speed: *speed,
+                        max_force: *max_force,
+                    };
+                    Rows::Motor(MotorJoint::new(&frame, (&a, &b), settings, impulses[0]))
+                }
             };
             self.solver.joints.push(JointConstraint {
                 frame,
@@ -268,8 +267,8 @@ impl World {
 
     /// Removes the joints that held with more than their breaking force, and says so; notes the
     /// springs held back by a cap.
-    pub(super) fn break_joints(&mut self, dt: Real) {
-        let h = dt / self.settings.substeps as Real;
+    pub(super) fn break_joints(&mut self, step: &StepContext) {
+        let h = step.h;
         self.limited.clear();
         for j in &self.solver.joints {
             let joint = self.joints.handle(j.user_index);
@@ -277,7 +276,7 @@ impl World {
                 let limit = SpringLimit::ForceCap { wanted, allowed };
                 self.limited.push(LimitedSpring { joint, limit });
             }
-            if j.too_stiff(h) {
+            if j.too_stiff() {
                 let limit = SpringLimit::TooStiff;
                 self.limited.push(LimitedSpring { joint, limit });
             }

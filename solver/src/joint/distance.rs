@@ -1,30 +1,25 @@
 //! The distance joint: keeps the anchors' distance at a rest length (rigid), pulls it there (a
 //! spring), and/or holds it within `[min, max]` (limits; a rope is a maximum only).
 //!
-//! One Jacobian along the anchors' axis at the start of the step, `C = |p_b - p_a| - L`, and up
-//! to three rows on it: the rest-length row (rigid or spring), the lower limit (impulse >= 0)
-//! and the upper limit (impulse <= 0). A limit that is slack lets the length change by at most
-//! its slack this substep (speculative, as contacts do), so a rope goes taut without a jerk.
+//! One axis part ([`super::axis::AxisPart`]) along the anchors' axis, `C = |p_b - p_a|`: it
+//! holds the rest length (rigid or spring) and keeps the length within the limits. A limit
+//! that is slack lets the length change by at most its slack this substep (speculative, as
+//! contacts do), so a rope goes taut without a jerk. Without limits the joint is a length part
+//! ([`LengthRow`]), solved in lanes.
 
-use super::LengthRow;
-use super::{solve_limit, spring_softness, JointFrame, JointSettings};
+use super::axis::{AxisPart, AxisSettings, Hold};
+use super::{JointFrame, JointSettings, LengthRow, PassContext};
 use crate::body::Motion;
-use crate::row::Row;
-use crate::softness::{Softness, Spring, SpringCache, SpringSoftness};
+use crate::softness::{Softness, Spring, SpringCache};
 use crate::{Real, Vector};
 
-/// A distance joint's rows and settings.
+/// A distance joint prepared for a step: one axis part along the anchors' axis.
 #[derive(Clone, Debug)]
 pub struct DistanceJoint {
-    /// The rest-length row, the lower limit row and the upper limit row.
-    pub rows: [Row; 3],
-    rest_length: Real,
-    min_length: Real,
-    max_length: Real,
-    /// `Some` for a spring; `None` for a rigid rest length unless it is free between limits.
-    softness: Option<SpringSoftness>,
-    /// Whether the rest-length row acts at all (off for a pure rope or limits-only joint).
-    holds_rest_length: bool,
+    /// The rest length (held rigidly or as a spring) and the limits.
+    pub(super) part: AxisPart,
+    /// The axis last used, kept for anchors that meet (no direction of their own).
+    axis: Vector,
 }
 
 /// How a distance joint is set.
@@ -44,11 +39,11 @@ pub struct DistanceSettings {
 }
 
 impl DistanceJoint {
-    /// Rows for `frame` at substep `h`, from last step's `impulses`.
+    /// The joint for `frame` at substep `h`, from last step's `impulses` (rest length, lower
+    /// and upper limits).
     pub fn new(
         frame: &JointFrame,
-        a: &Motion,
-        b: &Motion,
+        (a, b): (&Motion, &Motion),
         settings: &DistanceSettings,
         h: Real,
         impulses: [Real; 3],
@@ -57,37 +52,41 @@ impl DistanceJoint {
             .separation
             .try_normalize(1.0e-6)
             .unwrap_or(Vector::y());
-        let rows = [0, 1, 2]
-            .map(|k| JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b, impulses[k]));
-        let mut rows = rows;
-        // Rows that do not act this step carry nothing: limits or a rest length dropped at run
-        // time would otherwise go on warm starting their last impulse forever.
-        for (k, acts) in [
-            settings.holds_rest_length,
-            settings.min_length > 0.0,
-            settings.max_length.is_finite(),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            if !acts {
-                rows[k].impulse = 0.0;
-            }
-        }
-        let softness = settings.spring.map(|s| spring_softness(&s, &rows[0], h));
+        let row = JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b, 0.0);
+        let hold = settings.holds_rest_length.then(|| {
+            (
+                settings.rest_length,
+                Hold::of(settings.spring.as_ref(), &row, h),
+            )
+        });
+        let lower = if settings.min_length > 0.0 {
+            settings.min_length
+        } else {
+            Real::NEG_INFINITY
+        };
+        let limited = lower > Real::NEG_INFINITY || settings.max_length < Real::INFINITY;
+        let limits = limited.then_some((lower, settings.max_length));
+        let axis_settings = AxisSettings {
+            hold,
+            limits,
+            motor: None,
+        };
+        let [rest, lower, upper] = impulses;
         DistanceJoint {
-            rows,
-            rest_length: settings.rest_length,
-            min_length: settings.min_length,
-            max_length: settings.max_length,
-            softness,
-            holds_rest_length: settings.holds_rest_length,
+            part: AxisPart::new(row, axis_settings, [rest, lower, upper, 0.0]),
+            axis,
         }
     }
 
     /// Whether the spring fell back to implicit coefficients (too stiff to be exact).
     pub fn too_stiff(&self) -> bool {
-        self.softness.is_some_and(|s| s.limited)
+        self.part.too_stiff()
+    }
+
+    /// The impulses to carry over: rest length, lower and upper limits.
+    pub fn impulses(&self) -> [Real; 3] {
+        let [rest, lower, upper, _] = self.part.impulses();
+        [rest, lower, upper]
     }
 
     /// The length part alone, for the joint of `user_index` set as `settings`, if that is all
@@ -128,80 +127,18 @@ impl DistanceJoint {
         Some(row)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// One iteration with the anchors `r_a`, `r_b` and their offset `separation` now.
     pub(super) fn solve(
         &mut self,
-        a: &mut Motion,
-        b: &mut Motion,
+        (a, b): (&mut Motion, &mut Motion),
         separation: &Vector,
         (r_a, r_b): &(Vector, Vector),
-        settings: &JointSettings,
-        h: Real,
-        use_bias: bool,
+        pass: &PassContext,
     ) {
-        let length = separation.norm();
         // The Jacobian follows the current axis (see the module doc of `joint`).
-        let axis = separation
-            .try_normalize(1.0e-6)
-            .unwrap_or(self.rows[0].linear);
-        for row in &mut self.rows {
-            *row = JointFrame::row(&axis, r_a, r_b, a, b, row.impulse);
-        }
-        let [rest, lower, upper] = &mut self.rows;
-        if self.holds_rest_length {
-            let c = length - self.rest_length;
-            match &self.softness {
-                Some(soft) => {
-                    let soft = soft.pass(use_bias);
-                    rest.solve(
-                        a,
-                        b,
-                        0.0,
-                        soft.bias_rate * c,
-                        &soft,
-                        Real::NEG_INFINITY,
-                        Real::INFINITY,
-                    );
-                }
-                None => {
-                    let soft = settings.rigid(use_bias);
-                    rest.solve(
-                        a,
-                        b,
-                        0.0,
-                        soft.bias_rate * c,
-                        &soft,
-                        Real::NEG_INFINITY,
-                        Real::INFINITY,
-                    );
-                }
-            }
-        }
-        if self.min_length > 0.0 {
-            solve_limit(
-                lower,
-                a,
-                b,
-                length,
-                self.min_length,
-                true,
-                settings,
-                h,
-                use_bias,
-            );
-        }
-        if self.max_length.is_finite() {
-            solve_limit(
-                upper,
-                a,
-                b,
-                length,
-                self.max_length,
-                false,
-                settings,
-                h,
-                use_bias,
-            );
-        }
+        self.axis = separation.try_normalize(1.0e-6).unwrap_or(self.axis);
+        let row = JointFrame::row(&self.axis, r_a, r_b, a, b, 0.0);
+        self.part.aim(row);
+        self.part.solve(a, b, separation.norm(), pass);
     }
 }

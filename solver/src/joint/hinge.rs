@@ -1,22 +1,22 @@
-//! The hinge (revolute) joint, with angle limits and a motor, and the fixed (weld) joint.
+//! The hinge (revolute) joint: the point part, two alignment directions and the hinge angle.
 //!
-//! Both start from the ball joint's three point rows ([`BallJoint`]) and add angular rows:
-//! - hinge: two rows keeping A's axis and B's axis parallel, `C_k = (u_a x u_b) · t_k` along the
-//!   two directions `t_k` across A's axis, `J_k = [0, -t_k, 0, t_k]`; then, about the axis, a
-//!   lower and an upper limit row on the hinge angle (rigid, speculative while apart, as the
-//!   distance joint's) and a motor row (a target speed, bounded by the maximum torque).
-//! - fixed: three rows holding B's orientation relative to A's, `C = θ` the rotation vector of
-//!   `q_b (q_a q_rel)^-1`, along the world axes.
+//! - The point part ([`BallJoint`]) keeps the anchors together.
+//! - Alignment: two axis parts keep A's axis and B's axis parallel, `C_k = (u_a x u_b) . t_k`
+//!   along the two directions `t_k` across A's axis, `J_k = [0, -t_k, 0, t_k]`.
+//! - The angle about the axis: one axis part with the angle limits (rigid, speculative while
+//!   apart, as every limit) and the motor (a target speed, bounded by the maximum torque).
 //!
 //! Angles and axes are measured on the bodies' current orientation (their rotation since the
-//! step began), like every joint's anchors.
+//! step began), like every joint's anchors; the parts' directions turn with A each pass.
 
-use super::{position_softness, solve_limit, solve_motor, BallJoint, JointFrame, JointSettings};
+use super::angular::angular_row;
+use super::axis::{AxisPart, AxisSettings, Hold};
+use super::{BallJoint, JointFrame, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
-use crate::row::Row;
 use crate::softness::Spring;
-use crate::{Quaternion, Real, Vector};
+use crate::step::StepContext;
+use crate::{Real, Vector};
 
 /// How a hinge is set, in world space at the start of the step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,13 +37,15 @@ pub struct HingeSettings {
     pub spring: Option<Spring>,
 }
 
-/// A hinge's rows: the point rows, then align, align, lower, upper, motor.
+/// A hinge prepared for a step.
 #[derive(Clone, Debug)]
 pub struct HingeJoint {
-    /// The point rows.
+    /// The point part.
     pub point: BallJoint,
-    /// Two alignment rows, the lower and upper limit rows and the motor row.
-    pub rows: [Row; 5],
+    /// A's and B's axes kept parallel, across A's axis.
+    align: [AxisPart; 2],
+    /// The hinge angle: its limits and motor.
+    angle: AxisPart,
     pub(super) settings: HingeSettings,
 }
 
@@ -53,78 +55,78 @@ pub fn hinge_angle(axis: &Vector, reference_a: &Vector, reference_b: &Vector) ->
         .atan2(reference_a.dot(reference_b))
 }
 
-fn angular_row(dir: &Vector, a: &Motion, b: &Motion, impulse: Real) -> Row {
-    let mut row = Row::new(Vector::zeros(), -dir, *dir, a, b);
-    row.impulse = impulse;
-    row
-}
-
 impl HingeJoint {
-    /// Rows for `frame` and `settings` at substep `h`, carrying last step's `impulses`
-    /// (point as a world vector, then the five rows).
+    /// The hinge for `frame` and `settings` in the step of `step`, carrying last step's
+    /// `impulses` (point as a world vector, then the two alignment directions, the lower and
+    /// upper limits and the motor).
     pub fn new(
         frame: &JointFrame,
-        a: &Motion,
-        b: &Motion,
+        (a, b): (&Motion, &Motion),
         settings: HingeSettings,
-        joint: &JointSettings,
-        h: Real,
+        step: &StepContext,
         impulses: &[Real; 8],
     ) -> Self {
-        let point = BallJoint::new(
-            frame,
-            a,
-            b,
-            settings.spring,
-            joint,
-            h,
-            Vector::new(impulses[0], impulses[1], impulses[2]),
+        let spring = settings.spring;
+        let point = Vector::new(impulses[0], impulses[1], impulses[2]);
+        let point = BallJoint::new(frame, a, b, spring, &step.joint, step.h, point);
+        let across = tangents(&settings.axis_a);
+        let align = [0, 1].map(|k| {
+            let row = angular_row(&across[k], a, b);
+            let hold = Some((0.0, Hold::of(spring.as_ref(), &row, step.h)));
+            let settings = AxisSettings {
+                hold,
+                ..AxisSettings::default()
+            };
+            AxisPart::new(row, settings, [impulses[3 + k], 0.0, 0.0, 0.0])
+        });
+        let angle = AxisPart::new(
+            angular_row(&settings.axis_a, a, b),
+            AxisSettings {
+                hold: None,
+                limits: settings.limits,
+                motor: settings.motor,
+            },
+            [0.0, impulses[5], impulses[6], impulses[7]],
         );
-        let [t1, t2] = tangents(&settings.axis_a);
-        let axes = [t1, t2, settings.axis_a, settings.axis_a, settings.axis_a];
-        let rows = [0, 1, 2, 3, 4].map(|k| angular_row(&axes[k], a, b, impulses[3 + k]));
-        let mut joint = HingeJoint {
+        HingeJoint {
             point,
-            rows,
+            align,
+            angle,
             settings,
-        };
-        // Rows that do not act this step carry nothing: a motor or limits removed at run time
-        // would otherwise go on warm starting their last impulse forever.
-        if joint.settings.motor.is_none() {
-            joint.rows[4].impulse = 0.0;
         }
-        if joint.settings.limits.is_none() {
-            joint.rows[2].impulse = 0.0;
-            joint.rows[3].impulse = 0.0;
-        }
-        joint
     }
 
-    /// The impulses to carry over: point (world vector), then the five rows.
+    /// The impulses to carry over: point (world vector), then the alignment directions, the
+    /// lower and upper limits and the motor.
     pub fn impulses(&self) -> [Real; 8] {
         let p = self.point.impulse();
-        let r = &self.rows;
-        [
-            p.x,
-            p.y,
-            p.z,
-            r[0].impulse,
-            r[1].impulse,
-            r[2].impulse,
-            r[3].impulse,
-            r[4].impulse,
-        ]
+        let [_, lower, upper, motor] = self.angle.impulses();
+        let [t1, t2] = self.align.map(|part| part.total());
+        [p.x, p.y, p.z, t1, t2, lower, upper, motor]
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn solve(
-        &mut self,
-        a: &mut Motion,
-        b: &mut Motion,
-        settings: &JointSettings,
-        h: Real,
-        use_bias: bool,
-    ) {
+    /// Whether a spring was too stiff at this substep to be exact.
+    pub fn too_stiff(&self) -> bool {
+        self.point.too_stiff() || self.align.iter().any(AxisPart::too_stiff)
+    }
+
+    /// Forgets the accumulated impulses (warm starting off).
+    pub fn reset_impulses(&mut self) {
+        self.point.reset_impulse();
+        self.align.iter_mut().for_each(AxisPart::reset);
+        self.angle.reset();
+    }
+
+    /// Applies the accumulated impulses (warm starting).
+    pub(super) fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+        self.point.warm_start_motions(a, b);
+        self.align.iter().for_each(|part| part.warm_start(a, b));
+        self.angle.warm_start(a, b);
+    }
+
+    /// One iteration: the angle's motor and limits first, so that alignment and the point
+    /// have the last word.
+    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
         let s = &self.settings;
         let axis_a = a.delta_rotation * s.axis_a;
         let axis_b = b.delta_rotation * s.axis_b;
@@ -133,306 +135,13 @@ impl HingeJoint {
             &(a.delta_rotation * s.reference_a),
             &(b.delta_rotation * s.reference_b),
         );
-        // The motor first, so that the limits and the point rows have the last word.
-        for k in 2..5 {
-            self.rows[k] = angular_row(&axis_a, a, b, self.rows[k].impulse);
-        }
-        if let Some((speed, max_torque)) = s.motor {
-            solve_motor(&mut self.rows[4], a, b, speed, max_torque * h);
-        }
-        if let Some((lower, upper)) = s.limits {
-            solve_limit(
-                &mut self.rows[2],
-                a,
-                b,
-                angle,
-                lower,
-                true,
-                settings,
-                h,
-                use_bias,
-            );
-            solve_limit(
-                &mut self.rows[3],
-                a,
-                b,
-                angle,
-                upper,
-                false,
-                settings,
-                h,
-                use_bias,
-            );
-        }
+        self.angle.aim(angular_row(&axis_a, a, b));
+        self.angle.solve(a, b, angle, pass);
         let error = axis_a.cross(&axis_b);
-        let [t1, t2] = tangents(&axis_a);
-        for (k, dir) in [t1, t2].iter().enumerate() {
-            let row = &mut self.rows[k];
-            *row = angular_row(dir, a, b, row.impulse);
-            let soft = position_softness(self.settings.spring.as_ref(), row, settings, h, use_bias);
-            row.solve(
-                a,
-                b,
-                0.0,
-                soft.bias_rate * error.dot(dir),
-                &soft,
-                Real::NEG_INFINITY,
-                Real::INFINITY,
-            );
+        for (part, dir) in self.align.iter_mut().zip(tangents(&axis_a)) {
+            part.aim(angular_row(&dir, a, b));
+            part.solve(a, b, error.dot(&dir), pass);
         }
-        self.point.solve_motions(a, b, use_bias);
-    }
-}
-
-/// A fixed joint's rows: the point rows and three angular rows.
-#[derive(Clone, Debug)]
-pub struct FixedJoint {
-    /// The point rows.
-    pub point: BallJoint,
-    /// The angular rows along the world axes.
-    pub rows: [Row; 3],
-    /// B's orientation relative to A's to hold: `q_b = q_a relative`.
-    relative: Quaternion,
-    /// The bodies' orientations at the start of the step.
-    start: (Quaternion, Quaternion),
-    /// A soft weld: this spring instead of rigid rows.
-    pub(super) spring: Option<Spring>,
-}
-
-impl FixedJoint {
-    /// Rows holding B at `relative` to A; `start` are the bodies' orientations now.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        frame: &JointFrame,
-        a: &Motion,
-        b: &Motion,
-        relative: Quaternion,
-        start: (Quaternion, Quaternion),
-        spring: Option<Spring>,
-        joint: &JointSettings,
-        h: Real,
-        impulses: &[Real; 8],
-    ) -> Self {
-        let point = BallJoint::new(
-            frame,
-            a,
-            b,
-            spring,
-            joint,
-            h,
-            Vector::new(impulses[0], impulses[1], impulses[2]),
-        );
-        let rows = [0, 1, 2].map(|k| angular_row(&Vector::ith(k, 1.0), a, b, impulses[3 + k]));
-        FixedJoint {
-            point,
-            rows,
-            relative,
-            start,
-            spring,
-        }
-    }
-
-    /// The impulses to carry over: point (world vector), then the three angular rows.
-    pub fn impulses(&self) -> [Real; 8] {
-        let p = self.point.impulse();
-        [
-            p.x,
-            p.y,
-            p.z,
-            self.rows[0].impulse,
-            self.rows[1].impulse,
-            self.rows[2].impulse,
-            0.0,
-            0.0,
-        ]
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn solve(
-        &mut self,
-        a: &mut Motion,
-        b: &mut Motion,
-        settings: &JointSettings,
-        h: Real,
-        use_bias: bool,
-    ) {
-        let q_a = a.delta_rotation * self.start.0;
-        let q_b = b.delta_rotation * self.start.1;
-        let error = (q_b * (q_a * self.relative).inverse()).scaled_axis();
-        for (k, row) in self.rows.iter_mut().enumerate() {
-            let dir = Vector::ith(k, 1.0);
-            *row = angular_row(&dir, a, b, row.impulse);
-            let soft = position_softness(self.spring.as_ref(), row, settings, h, use_bias);
-            row.solve(
-                a,
-                b,
-                0.0,
-                soft.bias_rate * error[k],
-                &soft,
-                Real::NEG_INFINITY,
-                Real::INFINITY,
-            );
-        }
-        self.point.solve_motions(a, b, use_bias);
-    }
-}
-
-/// How a slider is set, in world space at the start of the step.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SliderSettings {
-    /// The sliding axis, carried by A (world, unit).
-    pub axis_a: Vector,
-    /// Lower and upper translation along the axis (m), if limited.
-    pub limits: Option<(Real, Real)>,
-    /// Motor: target speed (m/s) and maximum force (N).
-    pub motor: Option<(Real, Real)>,
-    /// A soft slider: this spring instead of rigid angular and across-axis rows.
-    pub spring: Option<Spring>,
-}
-
-/// A slider (prismatic) joint: B keeps A's orientation and moves only along A's axis.
-/// Rows: three angular (as the weld's), two linear across the axis, `C_k = d · t_k` with
-/// `J_k = [-t_k, -(r_a + d) x t_k, t_k, r_b x t_k]` (A's lever reaches to B's anchor, since the
-/// axis turns with A), then the lower and upper limits and the motor along the axis.
-#[derive(Clone, Debug)]
-pub struct SliderJoint {
-    /// Angular x, y, z; across 1, across 2; lower, upper, motor.
-    pub rows: [Row; 8],
-    relative: Quaternion,
-    start: (Quaternion, Quaternion),
-    pub(super) settings: SliderSettings,
-}
-
-impl SliderJoint {
-    /// Rows holding B at `relative` to A and on the axis; `start` are the orientations now.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        frame: &JointFrame,
-        a: &Motion,
-        b: &Motion,
-        settings: SliderSettings,
-        relative: Quaternion,
-        start: (Quaternion, Quaternion),
-        impulses: &[Real; 8],
-    ) -> Self {
-        let mut rows = [Row::default(); 8];
-        // The rows in the directions `solve` gives them, so that warm starting applies last
-        // step's impulses where they acted: across the axis for rows 3 and 4, along it after.
-        let [t1, t2] = tangents(&settings.axis_a);
-        let lever_a = frame.anchor_a + frame.separation;
-        for (k, row) in rows.iter_mut().enumerate() {
-            *row = match k {
-                0..=2 => angular_row(&Vector::ith(k, 1.0), a, b, impulses[k]),
-                3 | 4 => {
-                    let dir = if k == 3 { t1 } else { t2 };
-                    JointFrame::row(&dir, &lever_a, &frame.anchor_b, a, b, impulses[k])
-                }
-                _ => JointFrame::row(
-                    &settings.axis_a,
-                    &lever_a,
-                    &frame.anchor_b,
-                    a,
-                    b,
-                    impulses[k],
-                ),
-            };
-        }
-        // Rows that do not act this step carry nothing (see `HingeJoint::new`).
-        if settings.limits.is_none() {
-            rows[5].impulse = 0.0;
-            rows[6].impulse = 0.0;
-        }
-        if settings.motor.is_none() {
-            rows[7].impulse = 0.0;
-        }
-        SliderJoint {
-            rows,
-            relative,
-            start,
-            settings,
-        }
-    }
-
-    /// The impulses to carry over, row by row.
-    pub fn impulses(&self) -> [Real; 8] {
-        self.rows.map(|r| r.impulse)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn solve(
-        &mut self,
-        a: &mut Motion,
-        b: &mut Motion,
-        separation: &Vector,
-        (r_a, r_b): &(Vector, Vector),
-        settings: &JointSettings,
-        h: Real,
-        use_bias: bool,
-    ) {
-        let s = self.settings;
-        let axis = a.delta_rotation * s.axis_a;
-        let lever_a = r_a + separation;
-        let along = separation.dot(&axis);
-        for k in 5..8 {
-            self.rows[k] = JointFrame::row(&axis, &lever_a, r_b, a, b, self.rows[k].impulse);
-        }
-        if let Some((speed, max_force)) = s.motor {
-            solve_motor(&mut self.rows[7], a, b, speed, max_force * h);
-        }
-        if let Some((lower, upper)) = s.limits {
-            solve_limit(
-                &mut self.rows[5],
-                a,
-                b,
-                along,
-                lower,
-                true,
-                settings,
-                h,
-                use_bias,
-            );
-            solve_limit(
-                &mut self.rows[6],
-                a,
-                b,
-                along,
-                upper,
-                false,
-                settings,
-                h,
-                use_bias,
-            );
-        }
-        let q_a = a.delta_rotation * self.start.0;
-        let q_b = b.delta_rotation * self.start.1;
-        let error = (q_b * (q_a * self.relative).inverse()).scaled_axis();
-        for k in 0..3 {
-            let row = &mut self.rows[k];
-            *row = angular_row(&Vector::ith(k, 1.0), a, b, row.impulse);
-            let soft = position_softness(s.spring.as_ref(), row, settings, h, use_bias);
-            row.solve(
-                a,
-                b,
-                0.0,
-                soft.bias_rate * error[k],
-                &soft,
-                Real::NEG_INFINITY,
-                Real::INFINITY,
-            );
-        }
-        for (k, dir) in tangents(&axis).iter().enumerate() {
-            let row = &mut self.rows[3 + k];
-            *row = JointFrame::row(dir, &lever_a, r_b, a, b, row.impulse);
-            let soft = position_softness(s.spring.as_ref(), row, settings, h, use_bias);
-            row.solve(
-                a,
-                b,
-                0.0,
-                soft.bias_rate * separation.dot(dir),
-                &soft,
-                Real::NEG_INFINITY,
-                Real::INFINITY,
-            );
-        }
+        self.point.solve_motions(a, b, pass.use_bias);
     }
 }

@@ -1,29 +1,48 @@
-//! Joints: each one is rows with one lifecycle, built from the same [`Row`] as contacts.
+//! Joints, each composed of parts, one file per joint.
+//!
+//! The parts: the point part ([`PointRow`]: the anchors together, a 3 x 3 block), the length
+//! part ([`LengthRow`]: the anchors' distance), the axis part ([`AxisPart`]: hold, limits and
+//! motor along one direction, linear or angular) and the angular lock ([`AngularLock`]: three
+//! axis parts). A ball joint is a point part; a distance joint an axis part (or, without
+//! limits, a length part); a hinge a point part, two axis parts keeping the axes parallel and
+//! one for the angle; a weld a point part and an angular lock; a slider an angular lock, two
+//! axis parts across its axis and one along it; the upright spring two axis parts; the motor
+//! one.
 //!
 //! In: the two bodies, the anchors (from each centre of mass, world orientation, at the start of
-//! the step), the joint's settings and last step's impulses. Each substep: `warm_start`, then
-//! `solve(use_bias)`; the engine stores the impulses for the next step.
+//! the step), the joint's settings and last step's impulses; the step's context
+//! ([`crate::step::StepContext`]) when a joint is made, and each pass's ([`PassContext`]). Each
+//! substep: warm start, then solve (biased, then relax); the engine stores the impulses for the
+//! next step.
 //!
 //! The position error is measured like a contact's separation: the anchors' offset at the start
 //! of the step plus the bodies' motion since (their displacement and small rotation). Unlike a
-//! contact's, a joint's Jacobian follows that motion too: each iteration rebuilds its rows on the
-//! current anchors and axis. Measured: with the axis frozen at the start of the step, the
-//! 30 x 30 `spring_net` diverged within 100 steps at 4 substeps; with the current axis it settles. Rigid rows get the Baumgarte push (dropped in relax
-//! passes); soft rows are springs ([`Spring`]) and always apply, since the spring is physics, not
-//! stabilisation, each pass with its own coefficients ([`SpringSoftness`]) so that an isolated
-//! spring moves as the closed-form oscillator does.
+//! contact's, a joint's directions follow that motion too: the parts along directions that turn
+//! with the bodies are aimed again each pass ([`AxisPart::aim`]). Measured: with the axis
+//! frozen at the start of the step, the 30 x 30 `spring_net` diverged within 100 steps at 4
+//! substeps; with the current axis it settles. Rigid parts get the joints' stabilisation
+//! ([`JointSettings`], dropped in relax passes); soft ones are springs and always apply, since
+//! the spring is physics, not stabilisation, each pass with its own coefficients
+//! ([`crate::softness::SpringSoftness`]) so that an isolated spring moves as the closed-form
+//! oscillator does.
 
+mod angular;
+mod axis;
 mod ball;
 mod bundles;
 mod chain;
 mod distance;
 mod ends;
+mod fixed;
 mod hinge;
 mod length;
 mod point;
 mod point_bundle;
+mod slider;
 mod world;
 
+pub use angular::AngularLock;
+pub use axis::{AxisPart, AxisSettings, Hold};
 pub use ball::BallJoint;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use bundles::pass_avx2 as joint_pass_avx2;
@@ -31,16 +50,18 @@ pub(crate) use bundles::{pass as joint_pass, JointBundles, JointPass, Lists as J
 pub(crate) use chain::Chains;
 pub use distance::{DistanceJoint, DistanceSettings};
 pub use ends::Ends;
-pub use hinge::{hinge_angle, FixedJoint, HingeJoint, HingeSettings, SliderJoint, SliderSettings};
+pub use fixed::FixedJoint;
+pub use hinge::{hinge_angle, HingeJoint, HingeSettings};
 pub(crate) use length::LengthBundle;
 pub use length::LengthRow;
 pub use point::PointRow;
 pub(crate) use point_bundle::PointBundle;
-pub use world::{MotorJoint, UprightJoint};
+pub use slider::{SliderJoint, SliderSettings};
+pub use world::{MotorJoint, MotorSettings, UprightJoint};
 
 use crate::body::{Bodies, Motion};
 use crate::row::Row;
-use crate::softness::{Softness, Spring, SpringSoftness};
+use crate::softness::Softness;
 use crate::{Real, Vector};
 
 /// Where a joint attaches to its two bodies, at the start of the step.
@@ -126,6 +147,28 @@ impl JointSettings {
     }
 }
 
+/// What one pass over a joint reads of the step: the substep, whether the pass is biased, the
+/// time since the step began at which the bodies' positions now stand (for targets that move),
+/// and how rigid rows correct their position error.
+#[derive(Clone, Copy, Debug)]
+pub struct PassContext {
+    /// The substep (s).
+    pub h: Real,
+    /// The biased pass (position error corrected), or the relax pass.
+    pub use_bias: bool,
+    /// Time since the step began (s).
+    pub elapsed: Real,
+    /// The rigid rows' stabilisation.
+    pub joint: JointSettings,
+}
+
+impl PassContext {
+    /// The softness of a rigid row in this pass.
+    pub fn rigid(&self) -> Softness {
+        self.joint.rigid(self.use_bias)
+    }
+}
+
 /// One of the joint kinds.
 #[derive(Clone, Debug)]
 pub enum JointKind {
@@ -169,30 +212,25 @@ impl JointConstraint {
         }
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
+        let (a_, b_) = (&mut a, &mut b);
         match &self.kind {
-            JointKind::Hinge(j) => j.point.warm_start_motions(&mut a, &mut b),
-            JointKind::Fixed(j) => j.point.warm_start_motions(&mut a, &mut b),
-            _ => {}
+            JointKind::Ball(_) => {}
+            JointKind::Distance(j) => j.part.warm_start(a_, b_),
+            JointKind::Upright(j) => j.warm_start(a_, b_),
+            JointKind::Motor(j) => j.part.warm_start(a_, b_),
+            JointKind::Hinge(j) => j.warm_start(a_, b_),
+            JointKind::Fixed(j) => j.warm_start(a_, b_),
+            JointKind::Slider(j) => j.warm_start(a_, b_),
         }
-        self.for_each_row(|row| row.apply(&mut a, &mut b, row.impulse));
         Motion::store_pair(bodies, (&a, self.frame.body_a), (&b, self.frame.body_b));
     }
 
-    /// One iteration; `h` is the substep (s), `elapsed` the time since the step began at which
-    /// the bodies' positions now stand (s), for targets that move.
-    #[allow(clippy::too_many_arguments)]
-    pub fn solve(
-        &mut self,
-        bodies: &mut Bodies,
-        settings: &JointSettings,
-        h: Real,
-        use_bias: bool,
-        elapsed: Real,
-    ) {
+    /// One iteration, in the pass `pass`.
+    pub fn solve(&mut self, bodies: &mut Bodies, pass: &PassContext) {
         if let JointKind::Ball(j) = &mut self.kind {
             let (ia, ib) = (self.frame.body_a, self.frame.body_b);
             let (mut a, mut b) = (*bodies.state(ia), *bodies.state(ib));
-            j.solve(&mut a, &mut b, use_bias, elapsed);
+            j.solve(&mut a, &mut b, pass.use_bias, pass.elapsed);
             bodies.store_pair((ia, &a), (ib, &b));
             return;
         }
@@ -200,52 +238,29 @@ impl JointConstraint {
         let mut b = Motion::load(bodies, self.frame.body_b);
         let separation = self.frame.current_separation(&a, &b);
         let anchors = self.frame.current_anchors(&a, &b);
+        let (a_, b_) = (&mut a, &mut b);
         match &mut self.kind {
             JointKind::Ball(_) => {}
-            JointKind::Distance(j) => {
-                j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
-            }
-            JointKind::Upright(j) => j.solve(&mut a, &mut b, use_bias),
-            JointKind::Motor(j) => j.solve(&mut a, &mut b),
-            JointKind::Hinge(j) => j.solve(&mut a, &mut b, settings, h, use_bias),
-            JointKind::Fixed(j) => j.solve(&mut a, &mut b, settings, h, use_bias),
-            JointKind::Slider(j) => {
-                j.solve(&mut a, &mut b, &separation, &anchors, settings, h, use_bias)
-            }
+            JointKind::Distance(j) => j.solve((a_, b_), &separation, &anchors, pass),
+            JointKind::Upright(j) => j.solve(a_, b_, pass),
+            JointKind::Motor(j) => j.solve(a_, b_, pass),
+            JointKind::Hinge(j) => j.solve(a_, b_, pass),
+            JointKind::Fixed(j) => j.solve(a_, b_, pass),
+            JointKind::Slider(j) => j.solve((a_, b_), &separation, &anchors, pass),
         }
         Motion::store_pair(bodies, (&a, self.frame.body_a), (&b, self.frame.body_b));
     }
 
-    /// Calls `f` on every row (for warm starting); point parts are not rows.
-    fn for_each_row(&self, mut f: impl FnMut(&Row)) {
-        match &self.kind {
-            JointKind::Ball(_) => {}
-            JointKind::Distance(j) => j.rows.iter().for_each(f),
-            JointKind::Upright(j) => j.rows.iter().for_each(f),
-            JointKind::Motor(j) => f(&j.row),
-            JointKind::Hinge(j) => j.rows.iter().for_each(f),
-            JointKind::Fixed(j) => j.rows.iter().for_each(f),
-            JointKind::Slider(j) => j.rows.iter().for_each(f),
-        }
-    }
-
     /// Forgets the accumulated impulses (warm starting off).
     pub fn reset_impulses(&mut self) {
-        let clear = |r: &mut Row| r.impulse = 0.0;
         match &mut self.kind {
             JointKind::Ball(j) => j.reset_impulse(),
-            JointKind::Distance(j) => j.rows.iter_mut().for_each(clear),
-            JointKind::Upright(j) => j.rows.iter_mut().for_each(clear),
-            JointKind::Motor(j) => clear(&mut j.row),
-            JointKind::Hinge(j) => {
-                j.point.reset_impulse();
-                j.rows.iter_mut().for_each(clear)
-            }
-            JointKind::Fixed(j) => {
-                j.point.reset_impulse();
-                j.rows.iter_mut().for_each(clear)
-            }
-            JointKind::Slider(j) => j.rows.iter_mut().for_each(clear),
+            JointKind::Distance(j) => j.part.reset(),
+            JointKind::Upright(j) => j.reset_impulses(),
+            JointKind::Motor(j) => j.part.reset(),
+            JointKind::Hinge(j) => j.reset_impulses(),
+            JointKind::Fixed(j) => j.reset_impulses(),
+            JointKind::Slider(j) => j.reset_impulses(),
         }
     }
 
@@ -258,22 +273,17 @@ impl JointConstraint {
         }
     }
 
-    /// Whether one of the joint's springs was too stiff at substep `h` for its exact
-    /// coefficients and fell back to the implicit ones ([`SpringSoftness`]).
-    pub fn too_stiff(&self, h: Real) -> bool {
-        let rows_of = |spring: Option<&Spring>, rows: &[Row]| {
-            spring.is_some_and(|s| rows.iter().any(|r| spring_softness(s, r, h).limited))
-        };
+    /// Whether one of the joint's springs was too stiff at the substep for its exact
+    /// coefficients and fell back to the implicit ones ([`crate::softness::SpringSoftness`]).
+    pub fn too_stiff(&self) -> bool {
         match &self.kind {
             JointKind::Ball(j) => j.too_stiff(),
             JointKind::Distance(j) => j.too_stiff(),
             JointKind::Upright(j) => j.too_stiff(),
             JointKind::Motor(_) => false,
-            JointKind::Hinge(j) => {
-                rows_of(j.settings.spring.as_ref(), &j.rows[..2]) || j.point.too_stiff()
-            }
-            JointKind::Fixed(j) => rows_of(j.spring.as_ref(), &j.rows) || j.point.too_stiff(),
-            JointKind::Slider(j) => rows_of(j.settings.spring.as_ref(), &j.rows[..5]),
+            JointKind::Hinge(j) => j.too_stiff(),
+            JointKind::Fixed(j) => j.too_stiff(),
+            JointKind::Slider(j) => j.too_stiff(),
         }
     }
 
@@ -284,102 +294,30 @@ impl JointConstraint {
             JointKind::Ball(j) => j.impulse().norm(),
             JointKind::Hinge(j) => j.point.impulse().norm(),
             JointKind::Fixed(j) => j.point.impulse().norm(),
-            JointKind::Distance(j) => j.rows.iter().map(|r| r.impulse).sum::<Real>().abs(),
-            JointKind::Slider(j) => {
-                let along: Real = j.rows[5..].iter().map(|r| r.impulse).sum();
-                (j.rows[3].impulse.powi(2) + j.rows[4].impulse.powi(2) + along * along).sqrt()
+            JointKind::Distance(j) => j.part.total().abs(),
+            JointKind::Slider(j) => j.impulse(),
+            JointKind::Upright(j) => {
+                let [x, y] = j.impulses();
+                (x * x + y * y).sqrt()
             }
-            JointKind::Upright(j) => (j.rows[0].impulse.powi(2) + j.rows[1].impulse.powi(2)).sqrt(),
-            JointKind::Motor(j) => j.row.impulse.abs(),
+            JointKind::Motor(j) => j.part.total().abs(),
         };
         impulse / h
     }
 
-    /// The accumulated impulses to carry to the next step (N s): point rows as a world vector
-    /// first, then the joint's other rows in order.
+    /// The accumulated impulses to carry to the next step (N s): point parts as a world vector
+    /// first, then the joint's other parts in order.
     pub fn impulses(&self) -> [Real; 8] {
         let mut out = [0.0; 8];
         match &self.kind {
             JointKind::Ball(j) => out[..3].copy_from_slice(j.impulse().as_slice()),
-            JointKind::Distance(j) => out[..3].copy_from_slice(&j.rows.map(|r| r.impulse)),
-            JointKind::Upright(j) => out[..2].copy_from_slice(&j.rows.map(|r| r.impulse)),
-            JointKind::Motor(j) => out[0] = j.row.impulse,
+            JointKind::Distance(j) => out[..3].copy_from_slice(&j.impulses()),
+            JointKind::Upright(j) => out[..2].copy_from_slice(&j.impulses()),
+            JointKind::Motor(j) => out[0] = j.part.total(),
             JointKind::Hinge(j) => out = j.impulses(),
             JointKind::Fixed(j) => out = j.impulses(),
             JointKind::Slider(j) => out = j.impulses(),
         }
         out
     }
-}
-
-/// A limit row on one coordinate (a length, an angle, a translation) whose value is `value`:
-/// `lower` keeps it at least `bound` (impulse >= 0), otherwise it keeps it at most `bound`
-/// (impulse <= 0). While the limit is slack the row lets the coordinate close the gap by at most
-/// the gap this substep (speculative, as contacts do); once violated it is a rigid row. The
-/// row's Jacobian must already be the coordinate's.
-#[allow(clippy::too_many_arguments)]
-fn solve_limit(
-    row: &mut Row,
-    a: &mut Motion,
-    b: &mut Motion,
-    value: Real,
-    bound: Real,
-    lower: bool,
-    settings: &JointSettings,
-    h: Real,
-    use_bias: bool,
-) {
-    let c = value - bound;
-    let slack = if lower { c > 0.0 } else { c < 0.0 };
-    let (bias, soft) = if slack {
-        (c / h, Softness::RIGID)
-    } else {
-        let soft = settings.rigid(use_bias);
-        (soft.bias_rate * c, soft)
-    };
-    let (lo, hi) = if lower {
-        (0.0, Real::INFINITY)
-    } else {
-        (Real::NEG_INFINITY, 0.0)
-    };
-    row.solve(a, b, 0.0, bias, &soft, lo, hi);
-}
-
-/// A motor row: drives the row's rate towards `speed`, with an impulse of at most
-/// `max_impulse` (N s: the maximum force or torque times the substep) either way.
-fn solve_motor(row: &mut Row, a: &mut Motion, b: &mut Motion, speed: Real, max_impulse: Real) {
-    row.solve(
-        a,
-        b,
-        speed,
-        0.0,
-        &Softness::RIGID,
-        -max_impulse,
-        max_impulse,
-    );
-}
-
-/// The softness of one of a joint's position rows: its spring's if the joint is soft, else the
-/// rigid stabilisation (while biased).
-fn position_softness(
-    spring: Option<&Spring>,
-    row: &Row,
-    settings: &JointSettings,
-    h: Real,
-    use_bias: bool,
-) -> Softness {
-    match spring {
-        Some(spring) => spring_softness(spring, row, h).pass(use_bias),
-        None => settings.rigid(use_bias),
-    }
-}
-
-/// The coefficients of a spring row of `row`'s effective mass at substep `h`, for both passes.
-fn spring_softness(spring: &Spring, row: &Row, h: Real) -> SpringSoftness {
-    let mass = if row.effective_mass > 0.0 {
-        row.effective_mass
-    } else {
-        0.0
-    };
-    SpringSoftness::new(spring, mass, h)
 }

@@ -11,116 +11,126 @@
 //! - Motor: one row, linear or angular, whose target is a speed and whose impulse is bounded by
 //!   `max_force * h` (a spring on velocity, Fiedler's "springs on velocity").
 
-use super::{spring_softness, JointFrame};
+use super::axis::{AxisPart, AxisSettings, Hold};
+use super::{JointFrame, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::row::Row;
-use crate::softness::{Spring, SpringSoftness};
+use crate::softness::Spring;
 use crate::{Real, Vector};
 
-/// An upright spring's rows.
+/// An upright spring prepared for a step: two axis parts about the directions across the
+/// world axis.
 #[derive(Clone, Debug)]
 pub struct UprightJoint {
-    /// Rows about the two directions perpendicular to the world axis.
-    pub rows: [Row; 2],
+    parts: [AxisPart; 2],
     axes: [Vector; 2],
     /// The body axis in world space at the start of the step.
     body_axis: Vector,
     world_axis: Vector,
-    softness: [SpringSoftness; 2],
 }
 
 impl UprightJoint {
     /// Keeps `body_axis` (world, at the start of the step) on `world_axis` by `spring`.
     pub fn new(
         b: &Motion,
-        body_axis: Vector,
-        world_axis: Vector,
+        (body_axis, world_axis): (Vector, Vector),
         spring: &Spring,
         h: Real,
         impulses: [Real; 2],
     ) -> Self {
         let world_axis = world_axis.try_normalize(1.0e-9).unwrap_or(Vector::y());
-        let [t1, t2] = tangents(&world_axis);
-        let axes = [t1, t2];
-        let rows = [0, 1].map(|k| {
-            let mut row = Row::new(Vector::zeros(), -axes[k], axes[k], &Motion::STATIC, b);
-            row.impulse = impulses[k];
-            row
+        let axes = tangents(&world_axis);
+        let parts = [0, 1].map(|k| {
+            let row = Row::new(Vector::zeros(), -axes[k], axes[k], &Motion::STATIC, b);
+            let settings = AxisSettings {
+                hold: Some((0.0, Hold::of(Some(spring), &row, h))),
+                ..AxisSettings::default()
+            };
+            AxisPart::new(row, settings, [impulses[k], 0.0, 0.0, 0.0])
         });
-        let softness = rows.map(|row| spring_softness(spring, &row, h));
         UprightJoint {
-            rows,
+            parts,
             axes,
             body_axis,
             world_axis,
-            softness,
         }
     }
 
     /// Whether the spring fell back to implicit coefficients (too stiff to be exact).
     pub fn too_stiff(&self) -> bool {
-        self.softness.iter().any(|s| s.limited)
+        self.parts.iter().any(AxisPart::too_stiff)
     }
 
-    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion, use_bias: bool) {
+    /// The impulses to carry over, about each direction.
+    pub fn impulses(&self) -> [Real; 2] {
+        self.parts.map(|part| part.total())
+    }
+
+    /// Forgets the accumulated impulses (warm starting off).
+    pub fn reset_impulses(&mut self) {
+        self.parts.iter_mut().for_each(AxisPart::reset);
+    }
+
+    /// Applies the accumulated impulses (warm starting).
+    pub(super) fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+        self.parts.iter().for_each(|part| part.warm_start(a, b));
+    }
+
+    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
         let u = b.delta_rotation * self.body_axis;
         let error = u.cross(&self.world_axis);
-        for (k, row) in self.rows.iter_mut().enumerate() {
-            let c = -error.dot(&self.axes[k]);
-            let soft = self.softness[k].pass(use_bias);
-            row.solve(
-                a,
-                b,
-                0.0,
-                soft.bias_rate * c,
-                &soft,
-                Real::NEG_INFINITY,
-                Real::INFINITY,
-            );
+        for (part, axis) in self.parts.iter_mut().zip(&self.axes) {
+            part.solve(a, b, -error.dot(axis), pass);
         }
     }
 }
 
-/// A velocity motor's row.
+/// How a velocity motor drives: along (`angular: false`) or about (`angular: true`) a world
+/// axis, towards a speed (m/s or rad/s), with at most a force or torque (N or N m).
+#[derive(Clone, Copy, Debug)]
+pub struct MotorSettings {
+    /// The world axis.
+    pub axis: Vector,
+    /// About the axis, not along it.
+    pub angular: bool,
+    /// The target speed.
+    pub speed: Real,
+    /// The largest force or torque.
+    pub max_force: Real,
+}
+
+/// A velocity motor prepared for a step: one axis part with a motor.
 #[derive(Clone, Debug)]
 pub struct MotorJoint {
-    /// The row: along `axis` (linear) or about it (angular).
-    pub row: Row,
-    speed: Real,
-    max_impulse: Real,
+    /// Its one part, with a motor.
+    pub(super) part: AxisPart,
 }
 
 impl MotorJoint {
-    /// Drives the body's velocity along (`angular: false`) or about (`angular: true`) the world
-    /// `axis` towards `speed` (m/s or rad/s) with at most `max_force` (N or N m), at substep `h`.
-    #[allow(clippy::too_many_arguments)]
+    /// The motor `settings` between the ends of `frame`, carrying last step's `impulse`.
     pub fn new(
         frame: &JointFrame,
-        a: &Motion,
-        b: &Motion,
-        axis: Vector,
-        angular: bool,
-        speed: Real,
-        max_force: Real,
-        h: Real,
+        (a, b): (&Motion, &Motion),
+        settings: MotorSettings,
         impulse: Real,
     ) -> Self {
-        let axis = axis.try_normalize(1.0e-9).unwrap_or(Vector::y());
-        let mut row = if angular {
+        let axis = settings.axis.try_normalize(1.0e-9).unwrap_or(Vector::y());
+        let row = if settings.angular {
             Row::new(Vector::zeros(), -axis, axis, a, b)
         } else {
             JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b, 0.0)
         };
-        row.impulse = impulse;
+        let axis_settings = AxisSettings {
+            motor: Some((settings.speed, settings.max_force)),
+            ..AxisSettings::default()
+        };
         MotorJoint {
-            row,
-            speed,
-            max_impulse: max_force * h,
+            part: AxisPart::new(row, axis_settings, [0.0, 0.0, 0.0, impulse]),
         }
     }
 
-    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion) {
-        super::solve_motor(&mut self.row, a, b, self.speed, self.max_impulse);
+    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        self.part.solve(a, b, 0.0, pass);
     }
 }
