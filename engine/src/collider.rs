@@ -146,6 +146,24 @@ pub struct ColliderBuilder {
 pub const DEFAULT_ROLLING_RESISTANCE: Real = 0.01;
 
 impl Collider {
+    /// The farthest any point of the shape is from the collider's origin (m): how far a turn
+    /// can carry the shape's surface (infinite for a half-space).
+    pub(crate) fn radius(&self) -> Real {
+        match &self.shape {
+            Shape::Capsule(c) => {
+                let ends = c.segment.a.coords.norm().max(c.segment.b.coords.norm());
+                ends + c.radius
+            }
+            Shape::TriMesh(_) | Shape::HeightField(_) => {
+                let b = self.shape.as_parry().compute_local_aabb();
+                b.center().coords.norm() + b.half_extents().norm()
+            }
+            Shape::HalfSpace(_) => Real::INFINITY,
+            // The largest distance of a point from the origin, kept.
+            _ => self.scale,
+        }
+    }
+
     /// Whether a collider read from bytes (a snapshot) holds what `ColliderBuilder` would have
     /// let through, with a finite world pose.
     #[cfg_attr(not(feature = "serde"), allow(dead_code))]

@@ -165,6 +165,15 @@ pub struct World {
     contact_sources: Vec<(u32, u32)>,
     /// Collider slot of each broad-phase proxy (u32::MAX: none).
     proxy_colliders: Vec<u32>,
+    /// How far a moving collider can be outside its broad-phase box (m): the step moves the
+    /// bodies after the broad phase is updated, and `place_colliders` grows this by each
+    /// collider's motion; the next update resets it. Queries search the broad phase with their
+    /// reach grown by it. Infinite when unknown (a world just restored): queries then walk every
+    /// moving body.
+    query_slack: Real,
+    /// Bodies teleported by `set_pose` since the broad phase was updated (their colliders are
+    /// anywhere): queries test them one by one.
+    teleported: Vec<u32>,
     /// What the narrow phase reads of each proxy for every pair, every step, kept compact
     /// (filled as the colliders are moved, world/collide.rs): reaching it through the
     /// collider and body arenas cost several cache misses a pair.
@@ -209,6 +218,8 @@ impl World {
             solver: Solver::default(),
             contact_sources: Vec::new(),
             proxy_colliders: Vec::new(),
+            query_slack: 0.0,
+            teleported: Vec::new(),
             proxy_motion: Vec::new(),
             solver_bodies: Bodies::default(),
             solver_slots: Vec::new(),
@@ -518,6 +529,7 @@ impl World {
         for c in colliders {
             self.detach_collider(c);
         }
+        self.teleported.retain(|&b| b != handle.index);
         self.bodies.remove(handle).ok_or(Error::StaleHandle)
     }
 
@@ -633,6 +645,9 @@ impl World {
         body.pose = pose;
         body.previous_pose = pose;
         body.quarantined = false;
+        if !self.teleported.contains(&handle.index) {
+            self.teleported.push(handle.index);
+        }
         self.wake(handle);
         self.wake_neighbours(handle);
         Ok(())
@@ -951,6 +966,8 @@ impl World {
             colliders: &self.colliders,
             broad_phase: &self.broad_phase,
             proxy_colliders: &self.proxy_colliders,
+            slack: self.query_slack,
+            teleported: &self.teleported,
         }
     }
 }

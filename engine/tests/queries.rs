@@ -1,5 +1,6 @@
 //! World queries against closed forms: a box resting on the ground, rays and sweeps from above.
 
+use sprung::collision::cast::ray_cast;
 use sprung::collision::parry3d::shape::Ball;
 use sprung::collision::shape::{Shape, ShapeError};
 use sprung::math::{Isometry, Point, Real, Vector};
@@ -511,4 +512,153 @@ fn sensors_can_be_left_out_of_queries() {
         )
         .unwrap();
     assert!(skipped.is_none());
+}
+
+/// splitmix64, for the brute-force test's random scene and rays.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [-a, a].
+    fn signed(&mut self, a: Real) -> Real {
+        ((self.next() >> 40) as Real / (1u64 << 24) as Real * 2.0 - 1.0) * a
+    }
+    fn vector(&mut self, a: Real) -> Vector<Real> {
+        Vector::new(self.signed(a), self.signed(a), self.signed(a))
+    }
+}
+
+/// The first hit of a ray by testing every collider at its body's pose now, with the same
+/// ray test the world uses (the ray against each shape is checked against parry3d elsewhere;
+/// this is about which colliders get tested): collider and time of impact.
+fn brute_first_hit(
+    world: &World,
+    origin: Point<Real>,
+    dir: Vector<Real>,
+    max_toi: Real,
+) -> Option<(ColliderHandle, Real)> {
+    let mut best: Option<(ColliderHandle, Real)> = None;
+    for (_, body) in world.bodies() {
+        for &handle in body.colliders() {
+            let collider = world.collider(handle).unwrap();
+            let pose = body.pose() * collider.local_pose();
+            let hit = ray_cast(collider.shape(), &pose, &origin, &dir, max_toi, true);
+            if let Some(hit) = hit {
+                if best.is_none_or(|(_, b)| hit.toi < b) {
+                    best = Some((handle, hit.toi));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// 10,000 random rays among 2,000 moving bodies (falling and spinning, some fast enough to
+/// leave their broad-phase boxes within a step, some teleported and some added since the last
+/// step) hit first what testing every collider says: the broad phase prunes the moving bodies
+/// without losing any.
+#[test]
+fn rays_among_two_thousand_moving_bodies_hit_first_what_brute_force_says() {
+    let mut rng = Rng(42);
+    let mut world = World::default();
+    let ground = world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::cuboid(40.0, 1.0, 40.0), ground)
+        .unwrap();
+    let add = |world: &mut World, rng: &mut Rng, k: usize| {
+        let at = Vector::new(
+            rng.signed(25.0),
+            2.0 + rng.signed(1.0).abs() * 20.0,
+            rng.signed(25.0),
+        );
+        let speed = if k.is_multiple_of(10) { 40.0 } else { 3.0 };
+        let builder = RigidBodyBuilder::dynamic()
+            .translation(at)
+            .rotation(rng.vector(3.0))
+            .linear_velocity(rng.vector(speed))
+            .angular_velocity(rng.vector(20.0));
+        let body = world.add_body(builder).unwrap();
+        let shape = match k % 3 {
+            0 => ColliderBuilder::ball(0.2 + rng.signed(0.3).abs()),
+            1 => ColliderBuilder::cuboid(0.5, 0.2 + rng.signed(0.2).abs(), 0.3),
+            _ => ColliderBuilder::capsule(0.4, 0.2),
+        };
+        world.add_collider(shape, body).unwrap();
+        body
+    };
+    let bodies: Vec<BodyHandle> = (0..2000).map(|k| add(&mut world, &mut rng, k)).collect();
+    for _ in 0..6 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    // A quarter thrown hard and spun fast: in the next step they travel farther (3 m) than the
+    // broad phase grows a box by (at most 2 m), so they end it outside their boxes.
+    for &body in bodies.iter().step_by(4) {
+        world
+            .set_linear_velocity(body, rng.vector(1.0).normalize() * 180.0)
+            .unwrap();
+        world.set_angular_velocity(body, rng.vector(60.0)).unwrap();
+    }
+    world.step(1.0 / 60.0).unwrap();
+    // Since the last step: a few teleported, a few added (only queued in the broad phase).
+    for &body in bodies.iter().step_by(97) {
+        let to = Vector::new(rng.signed(25.0), 5.0, rng.signed(25.0));
+        world
+            .set_pose(body, Isometry::translation(to.x, to.y, to.z))
+            .unwrap();
+    }
+    for k in 0..20 {
+        add(&mut world, &mut rng, k);
+    }
+    let mut hits = 0;
+    for i in 0..10_000 {
+        let origin = Point::from(Vector::new(
+            rng.signed(30.0),
+            rng.signed(12.0) + 10.0,
+            rng.signed(30.0),
+        ));
+        // Every other ray aimed near a body (a thrown one every fourth), the rest anywhere.
+        let aim = bodies[(rng.next() % bodies.len() as u64) as usize];
+        let target = world.body(aim).unwrap().pose().translation.vector + rng.vector(0.3);
+        let dir = if i % 2 == 0 {
+            target - origin.coords
+        } else {
+            rng.vector(1.0)
+        };
+        let dir = dir.try_normalize(1e-3).unwrap_or(Vector::x());
+        let max_toi = if i % 4 == 0 {
+            Real::INFINITY
+        } else {
+            1.0 + rng.signed(30.0).abs()
+        };
+        let got = world
+            .cast_ray(origin, dir, max_toi, true, &QueryFilter::new())
+            .unwrap()
+            .map(|h| (h.collider, h.toi));
+        let want = brute_first_hit(&world, origin, dir, max_toi);
+        match (got, want) {
+            (None, None) => {}
+            (Some((a, ta)), Some((b, tb))) => {
+                // The same collider, or another one at the same distance (a tie).
+                assert!(
+                    a == b || ta == tb,
+                    "ray {i}: {a:?} at {ta}, brute force {b:?} at {tb}"
+                );
+                assert!(
+                    (ta - tb).abs() <= 1e-5 * (1.0 + tb),
+                    "ray {i}: {ta} vs {tb}"
+                );
+                hits += 1;
+            }
+            _ => panic!("ray {i}: {got:?}, brute force {want:?}"),
+        }
+    }
+    assert!(hits > 4_000, "too few hits to mean anything: {hits}");
 }

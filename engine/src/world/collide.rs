@@ -34,6 +34,9 @@ impl World {
         }
         self.pair_events.clear();
         self.broad_phase.update(&mut self.pair_events);
+        // Every collider is inside its box again.
+        self.query_slack = 0.0;
+        self.teleported.clear();
         self.kept_events.clear();
         for i in 0..self.pair_events.len() {
             match self.pair_events[i] {
@@ -99,13 +102,25 @@ impl World {
 
     /// Puts every moving body's colliders where the step left the body, so that what the user
     /// reads between steps (a collider's pose, the queries) is the world as it now stands.
+    /// Grows the queries' slack by how far each collider moved since its box was made: no
+    /// point of a shape moves farther than its origin's shift plus the rotation's chord
+    /// (`2 |sin(angle / 2)|`, the turn's quaternion's vector part, doubled) times the shape's
+    /// reach from its origin.
     pub(super) fn place_colliders(&mut self) {
+        let mut slack = self.query_slack;
         for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
             if !body.is_resting() {
+                let before = collider.world_pose;
                 collider.world_pose = body.pose * collider.local_pose;
+                let shift =
+                    (collider.world_pose.translation.vector - before.translation.vector).norm();
+                let turn = collider.world_pose.rotation * before.rotation.inverse();
+                let chord = 2.0 * turn.as_ref().imag().norm();
+                slack = slack.max(shift + chord * collider.radius());
             }
         }
+        self.query_slack = slack;
     }
 
     /// Ends every pair of `proxy` now, for a collider about to be removed: a touching pair

@@ -174,6 +174,9 @@ impl World {
         world.narrow_phase = saved.narrow_phase;
         world.proxy_colliders = saved.proxy_colliders;
         world.islands = saved.islands;
+        // Where the bodies stand against their broad-phase boxes is not saved: queries walk
+        // every moving body until the next step.
+        world.query_slack = Real::INFINITY;
         if !world.narrow_phase.reindex() {
             return Err(Error::Snapshot(SnapshotError::Inconsistent(
                 "a contact pair twice or out of order",
