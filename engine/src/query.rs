@@ -11,6 +11,7 @@ mod filter;
 pub(crate) use candidates::QueryView;
 pub use filter::QueryFilter;
 
+use parry3d::bounding_volume::BoundingVolume;
 use parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::cast::{ray_cast, time_of_impact, Motion};
 use sprung_collision::gjk;
@@ -35,6 +36,22 @@ pub struct RayHitInfo {
     pub point: Point<Real>,
     /// Unit surface normal at the hit, facing the ray (`-dir` for a solid cast from inside).
     pub normal: Vector<Real>,
+}
+
+/// The nearest point of a collider to a query point ([`World::project_point`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointProjection {
+    /// The collider.
+    pub collider: ColliderHandle,
+    /// Its body.
+    pub body: BodyHandle,
+    /// The nearest point of the collider (world): on its surface, or the query point itself
+    /// when that is inside and the projection solid.
+    pub point: Point<Real>,
+    /// Whether the query point is inside the collider.
+    pub is_inside: bool,
+    /// From the query point to `point` (m).
+    pub distance: Real,
 }
 
 /// Where a cast shape first touched a collider.
@@ -198,6 +215,84 @@ impl World {
             }
         });
         Ok(best)
+    }
+
+    /// The nearest point to `point` on any collider the filter accepts, if one lies within
+    /// `max_dist` (m; may be infinite). With `solid`, a point inside a collider is its own
+    /// projection (distance 0); without, it goes to the collider's surface. Ties go to the
+    /// smaller handle.
+    ///
+    /// The broad phase is searched in a box around the point that grows until it holds a
+    /// collider at least as near as the box's half-width (then nothing nearer can lie
+    /// outside it), or holds the whole world.
+    ///
+    /// ```
+    /// use sprung::{ColliderBuilder, QueryFilter, RigidBodyBuilder, World};
+    /// use sprung::math::{Point, Real, Vector};
+    ///
+    /// let mut world = World::default();
+    /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// world.add_collider(ColliderBuilder::cuboid(10.0, 0.5, 10.0), ground).unwrap();
+    /// let filter = QueryFilter::new();
+    /// let above = world.project_point(Point::new(1.0, 3.0, 2.0), Real::INFINITY, true, &filter);
+    /// let p = above.unwrap().unwrap();
+    /// assert!((p.point - Point::new(1.0, 0.5, 2.0)).norm() < 1e-5 && !p.is_inside);
+    /// assert!((p.distance - 2.5).abs() < 1e-5);
+    /// // Nothing within a metre of it.
+    /// assert!(world.project_point(Point::new(1.0, 3.0, 2.0), 1.0, true, &filter).unwrap().is_none());
+    /// ```
+    pub fn project_point(
+        &self,
+        point: Point<Real>,
+        max_dist: Real,
+        solid: bool,
+        filter: &QueryFilter,
+    ) -> Result<Option<PointProjection>, Error> {
+        limits::position("point", &point.coords)?;
+        if max_dist.is_nan() {
+            return Err(Error::NonFinite("max_dist"));
+        } else if max_dist < 0.0 {
+            return Err(Error::Negative("max_dist"));
+        }
+        let view = self.query_view();
+        // Past this distance there is no collider at all.
+        let limit = max_dist.min(self.query_reach(&point));
+        let mut half = limit.min(1.0);
+        loop {
+            let sweep = Sweep {
+                start: point_box(&point).loosened(half),
+                dir: Vector::zeros(),
+                max_t: 0.0,
+            };
+            let mut best: Option<PointProjection> = None;
+            view.for_each(&sweep, filter, |c| {
+                let near = c
+                    .collider
+                    .shape
+                    .as_parry()
+                    .project_point(&c.pose, &point, solid);
+                let distance = (near.point - point).norm();
+                let nearest = best.is_none_or(|b| {
+                    distance < b.distance || (distance == b.distance && c.handle < b.collider)
+                });
+                if distance <= max_dist && nearest {
+                    best = Some(PointProjection {
+                        collider: c.handle,
+                        body: c.body,
+                        point: near.point,
+                        is_inside: near.is_inside,
+                        distance,
+                    });
+                }
+            });
+            match best {
+                // Anything nearer is within `half` on every axis: in the box searched.
+                Some(b) if b.distance <= half => return Ok(Some(b)),
+                _ if half >= limit => return Ok(best),
+                Some(b) => half = b.distance.min(limit),
+                None => half = (half * 4.0).max(1.0e-3).min(limit),
+            }
+        }
     }
 
     /// Every collider containing `point` (surface included), by handle.

@@ -662,3 +662,144 @@ fn rays_among_two_thousand_moving_bodies_hit_first_what_brute_force_says() {
     }
     assert!(hits > 4_000, "too few hits to mean anything: {hits}");
 }
+
+/// The nearest point of every collider the filter accepts, by testing each with parry3d's
+/// projection at its body's pose now: collider and distance.
+fn brute_nearest(
+    world: &World,
+    point: Point<Real>,
+    max_dist: Real,
+    solid: bool,
+    keep: &dyn Fn(ColliderHandle) -> bool,
+) -> Option<(ColliderHandle, Real)> {
+    let mut best: Option<(ColliderHandle, Real)> = None;
+    for (_, body) in world.bodies() {
+        for &handle in body.colliders() {
+            if !keep(handle) {
+                continue;
+            }
+            let collider = world.collider(handle).unwrap();
+            let pose = body.pose() * collider.local_pose();
+            let near = collider
+                .shape()
+                .as_parry()
+                .project_point(&pose, &point, solid);
+            let d = (near.point - point).norm();
+            let nearer = best.is_none_or(|(h, b)| d < b || (d == b && handle < h));
+            if d <= max_dist && nearer {
+                best = Some((handle, d));
+            }
+        }
+    }
+    best
+}
+
+/// Points projected onto the world (500 moving bodies, some thrown out of their boxes, a few
+/// teleported; static boxes; a ground) reach the collider brute force says, at its distance,
+/// with and without a search limit, solid or not, and through a predicate filter; the ground
+/// alone gives the closed form (straight down to its top).
+#[test]
+fn projected_points_reach_the_nearest_collider_as_brute_force_says() {
+    let mut rng = Rng(7);
+    let mut world = World::default();
+    let ground = world
+        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
+        .unwrap();
+    let slab = world
+        .add_collider(ColliderBuilder::cuboid(30.0, 1.0, 30.0), ground)
+        .unwrap();
+    // The closed form first: above the ground's top (y = 0), nothing else yet.
+    let filter = QueryFilter::new();
+    let p = world
+        .project_point(Point::new(3.0, 4.0, -2.0), Real::INFINITY, true, &filter)
+        .unwrap()
+        .unwrap();
+    assert_eq!(p.collider, slab);
+    assert!(
+        (p.distance - 4.0).abs() < 1e-5 && (p.point - Point::new(3.0, 0.0, -2.0)).norm() < 1e-5
+    );
+    for _ in 0..20 {
+        let at = Vector::new(rng.signed(20.0), rng.signed(3.0).abs(), rng.signed(20.0));
+        let wall = world
+            .add_body(RigidBodyBuilder::fixed().translation(at))
+            .unwrap();
+        world
+            .add_collider(ColliderBuilder::cuboid(1.0, 2.0, 0.3), wall)
+            .unwrap();
+    }
+    let (mut bodies, mut skipped) = (Vec::new(), Vec::new());
+    for k in 0..500 {
+        let at = Vector::new(
+            rng.signed(20.0),
+            2.0 + rng.signed(8.0).abs(),
+            rng.signed(20.0),
+        );
+        let builder = RigidBodyBuilder::dynamic()
+            .translation(at)
+            .rotation(rng.vector(3.0))
+            .angular_velocity(rng.vector(10.0));
+        let body = world.add_body(builder).unwrap();
+        let shape = match k % 3 {
+            0 => ColliderBuilder::ball(0.3),
+            1 => ColliderBuilder::cuboid(0.4, 0.2, 0.3),
+            _ => ColliderBuilder::capsule(0.3, 0.2),
+        };
+        let collider = world.add_collider(shape, body).unwrap();
+        if k % 3 == 1 {
+            skipped.push(collider);
+        }
+        bodies.push(body);
+    }
+    for _ in 0..5 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    for &body in bodies.iter().step_by(4) {
+        world
+            .set_linear_velocity(body, rng.vector(1.0).normalize() * 180.0)
+            .unwrap();
+    }
+    world.step(1.0 / 60.0).unwrap();
+    for &body in bodies.iter().step_by(61) {
+        let to = Vector::new(rng.signed(20.0), 4.0, rng.signed(20.0));
+        world
+            .set_pose(body, Isometry::translation(to.x, to.y, to.z))
+            .unwrap();
+    }
+    let odd = |handle: ColliderHandle| !skipped.contains(&handle);
+    let keep = |handle: ColliderHandle, _: &sprung::Collider| odd(handle);
+    for i in 0..2_000 {
+        // Every other point near a body (a thrown one every fourth), the rest anywhere.
+        let near = bodies[(rng.next() % bodies.len() as u64) as usize];
+        let point = if i % 2 == 1 {
+            Point::from(world.body(near).unwrap().pose().translation.vector + rng.vector(1.0))
+        } else {
+            Point::from(Vector::new(
+                rng.signed(40.0),
+                rng.signed(10.0) + 5.0,
+                rng.signed(40.0),
+            ))
+        };
+        let max_dist = [Real::INFINITY, 0.5, 3.0][i % 3];
+        let solid = i % 4 < 2;
+        let (filter, rule): (QueryFilter, &dyn Fn(ColliderHandle) -> bool) = if i % 5 == 0 {
+            (QueryFilter::new().predicate(&keep), &odd)
+        } else {
+            (QueryFilter::new(), &|_| true)
+        };
+        let got = world
+            .project_point(point, max_dist, solid, &filter)
+            .unwrap()
+            .map(|p| (p.collider, p.distance));
+        let want = brute_nearest(&world, point, max_dist, solid, rule);
+        assert_eq!(
+            got, want,
+            "point {i} at {point:?}, max {max_dist}, solid {solid}"
+        );
+    }
+    assert!(world
+        .project_point(Point::origin(), Real::NAN, true, &filter)
+        .is_err());
+    assert!(world
+        .project_point(Point::origin(), -1.0, true, &filter)
+        .is_err());
+}

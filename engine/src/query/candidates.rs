@@ -150,7 +150,10 @@ impl<'w> QueryView<'w> {
             self.broad_phase.query_aabb(&search, |proxy| {
                 // The search box of a long slanted sweep holds much it never reaches: the
                 // proxy's own box, grown by the slack, is tested before the shape's is made.
-                let grown = self.broad_phase.fat_aabb(proxy).map(|b| b.loosened(self.slack));
+                let grown = self
+                    .broad_phase
+                    .fat_aabb(proxy)
+                    .map(|b| b.loosened(self.slack));
                 if grown.is_some_and(|b| sweep.touches(&b)) {
                     self.visit_moving(proxy, sweep, filter, f);
                 }

@@ -26,14 +26,36 @@ use crate::handle::{BodyHandle, ColliderHandle};
 /// // Only colliders in group 2: the ground is in group 1, so nothing.
 /// let filter = filter.groups(u32::MAX, 0b10);
 /// assert!(world.cast_ray(Point::origin(), -Vector::y(), 10.0, true, &filter).unwrap().is_none());
+///
+/// // Any rule of the caller's: here, only colliders with friction above 0.9 (none).
+/// let grippy = |_handle, collider: &sprung::Collider| collider.friction() > 0.9;
+/// let filter = QueryFilter::new().predicate(&grippy);
+/// assert!(world.cast_ray(Point::origin(), -Vector::y(), 10.0, true, &filter).unwrap().is_none());
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct QueryFilter {
+#[derive(Clone, Copy, Default)]
+pub struct QueryFilter<'a> {
     exclude_body: Option<BodyHandle>,
     exclude_collider: Option<ColliderHandle>,
     groups: Option<CollisionGroups>,
     kinds: Kinds,
     exclude_sensors: bool,
+    predicate: Option<Predicate<'a>>,
+}
+
+/// A caller's rule for which colliders a query sees ([`QueryFilter::predicate`]).
+pub type Predicate<'a> = &'a dyn Fn(ColliderHandle, &Collider) -> bool;
+
+impl std::fmt::Debug for QueryFilter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueryFilter")
+            .field("exclude_body", &self.exclude_body)
+            .field("exclude_collider", &self.exclude_collider)
+            .field("groups", &self.groups)
+            .field("kinds", &self.kinds)
+            .field("exclude_sensors", &self.exclude_sensors)
+            .field("predicate", &self.predicate.is_some())
+            .finish()
+    }
 }
 
 /// Which kinds of body a query sees.
@@ -45,7 +67,7 @@ enum Kinds {
     Static,
 }
 
-impl QueryFilter {
+impl<'a> QueryFilter<'a> {
     /// A filter that sees every collider.
     pub fn new() -> Self {
         Self::default()
@@ -91,6 +113,13 @@ impl QueryFilter {
         self
     }
 
+    /// Sees only the colliders for which `keep` returns true, after the other rules (it is
+    /// not called for what they skip). Called once per candidate collider, in no set order.
+    pub fn predicate(mut self, keep: Predicate<'a>) -> Self {
+        self.predicate = Some(keep);
+        self
+    }
+
     /// Whether colliders of static bodies can pass.
     pub(crate) fn sees_static(&self) -> bool {
         self.kinds != Kinds::Moving
@@ -119,5 +148,6 @@ impl QueryFilter {
             } else {
                 self.sees_moving()
             }
+            && self.predicate.is_none_or(|keep| keep(handle, collider))
     }
 }
