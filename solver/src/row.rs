@@ -1,9 +1,11 @@
-//! One constraint row: the only kind of constraint the solver knows.
+//! One constraint row, scalar: what the joints' axis parts are made of.
 //!
 //! A row is one scalar equation between bodies A and B, `J v = target` (or a bound on it), with
-//! `J v = linear · (v_b - v_a) + angular_a · w_a + angular_b · w_b`. Contacts (normal and
-//! friction), and in time joints, motors and springs, are rows with different Jacobians, bounds
-//! and softness; none has a solve of its own.
+//! `J v = linear · (v_b - v_a) + angular_a · w_a + angular_b · w_b`. The row holds the Jacobian
+//! and the effective mass; what it drives towards, in which bounds and how softly ([`Wish`]),
+//! and the impulse it has accumulated, belong to the part that uses it. (Contacts, and the
+//! point and length parts, are solved in lanes on the same equations: `crate::bundle`,
+//! `crate::joint`.)
 //!
 //! Each iteration (sequential impulses, Catto 2005; soft form, Catto 2011):
 //! `dλ = -effective_mass * mass_scale * (J v - target + bias) - impulse_scale * λ`, then the
@@ -13,7 +15,9 @@ use crate::body::Motion;
 use crate::softness::Softness;
 use crate::{Real, Vector};
 
-/// One scalar velocity constraint between two bodies.
+/// One scalar velocity constraint between two bodies: its Jacobian and effective mass. What
+/// it drives towards and its accumulated impulse belong to the part that uses it
+/// ([`crate::joint::AxisPart`] keeps several accumulated impulses on one row).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Row {
     /// Jacobian of B's linear velocity; A's is its negative.
@@ -28,8 +32,20 @@ pub struct Row {
     inv_inertia_angular_b: Vector,
     /// `1 / (J M^-1 J^T)` (kg, or kg m^2).
     pub effective_mass: Real,
-    /// Accumulated impulse (N s, or N m s), kept for warm starting.
-    pub impulse: Real,
+}
+
+/// What one iteration of a row asks: `J v` towards `target - bias` under `softness`, with the
+/// accumulated impulse kept within `bounds`.
+#[derive(Clone, Copy, Debug)]
+pub struct Wish {
+    /// The target rate (m/s or rad/s).
+    pub target: Real,
+    /// The position correction, as a rate.
+    pub bias: Real,
+    /// The row's softness in this pass.
+    pub softness: Softness,
+    /// Lowest and highest accumulated impulse.
+    pub bounds: (Real, Real),
 }
 
 impl Row {
@@ -53,7 +69,6 @@ impl Row {
             inv_inertia_angular_a,
             inv_inertia_angular_b,
             effective_mass: if k > 0.0 { 1.0 / k } else { 0.0 },
-            impulse: 0.0,
         }
     }
 
@@ -72,44 +87,24 @@ impl Row {
         b.w += self.inv_inertia_angular_b * lambda;
     }
 
-    /// The accumulated impulse one iteration would reach before any bound: what `solve` clamps,
-    /// and what a joint with a cap on several rows at once scales before applying.
+    /// One iteration on the accumulated impulse `accumulated`: `wish`'s impulse, clamped into
+    /// its bounds, applied by its change. Returns the impulse applied.
     #[inline]
-    pub fn wanted(
-        &self,
-        a: &Motion,
-        b: &Motion,
-        target: Real,
-        bias: Real,
-        softness: &Softness,
-    ) -> Real {
-        let jv = self.velocity(a, b);
-        self.impulse
-            - self.effective_mass * softness.mass_scale * (jv - target + bias)
-            - softness.impulse_scale * self.impulse
-    }
-
-    /// One iteration: drive `J v` towards `target - bias` under `softness`, keeping the
-    /// accumulated impulse in `[lower, upper]`. Returns the impulse applied.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
     pub fn solve(
-        &mut self,
-        a: &mut Motion,
-        b: &mut Motion,
-        target: Real,
-        bias: Real,
-        softness: &Softness,
-        lower: Real,
-        upper: Real,
+        &self,
+        (a, b): (&mut Motion, &mut Motion),
+        accumulated: &mut Real,
+        wish: &Wish,
     ) -> Real {
+        let soft = &wish.softness;
+        let jv = self.velocity(a, b);
+        let wanted = *accumulated
+            - self.effective_mass * soft.mass_scale * (jv - wish.target + wish.bias)
+            - soft.impulse_scale * *accumulated;
         // max then min, not clamp: a NaN bound must not panic inside a step.
-        let total = self
-            .wanted(a, b, target, bias, softness)
-            .max(lower)
-            .min(upper);
-        let applied = total - self.impulse;
-        self.impulse = total;
+        let total = wanted.max(wish.bounds.0).min(wish.bounds.1);
+        let applied = total - *accumulated;
+        *accumulated = total;
         self.apply(a, b, applied);
         applied
     }
@@ -137,17 +132,15 @@ mod tests {
         a.v = Vector::new(1.0, 0.0, 0.0);
         b.v = Vector::new(-2.0, 0.0, 0.0);
         let p0 = a.v * 2.0 + b.v * 3.0;
-        let mut row = Row::new(Vector::x(), Vector::zeros(), Vector::zeros(), &a, &b);
+        let row = Row::new(Vector::x(), Vector::zeros(), Vector::zeros(), &a, &b);
         assert!((row.effective_mass - 1.2).abs() < 1e-6); // 1 / (1/2 + 1/3)
-        row.solve(
-            &mut a,
-            &mut b,
-            0.0,
-            0.0,
-            &Softness::RIGID,
-            Real::NEG_INFINITY,
-            Real::INFINITY,
-        );
+        let wish = Wish {
+            target: 0.0,
+            bias: 0.0,
+            softness: Softness::RIGID,
+            bounds: (Real::NEG_INFINITY, Real::INFINITY),
+        };
+        row.solve((&mut a, &mut b), &mut 0.0, &wish);
         assert!(row.velocity(&a, &b).abs() < 1e-6);
         assert!((a.v * 2.0 + b.v * 3.0 - p0).norm() < 1e-6);
     }
@@ -158,17 +151,16 @@ mod tests {
         let mut a = body(1.0, 1.0);
         let mut b = body(1.0, 1.0);
         b.v = Vector::new(1.0, 0.0, 0.0); // separating
-        let mut row = Row::new(Vector::x(), Vector::zeros(), Vector::zeros(), &a, &b);
-        row.solve(
-            &mut a,
-            &mut b,
-            0.0,
-            0.0,
-            &Softness::RIGID,
-            0.0,
-            Real::INFINITY,
-        );
-        assert_eq!(row.impulse, 0.0);
+        let row = Row::new(Vector::x(), Vector::zeros(), Vector::zeros(), &a, &b);
+        let wish = Wish {
+            target: 0.0,
+            bias: 0.0,
+            softness: Softness::RIGID,
+            bounds: (0.0, Real::INFINITY),
+        };
+        let mut impulse = 0.0;
+        row.solve((&mut a, &mut b), &mut impulse, &wish);
+        assert_eq!(impulse, 0.0);
         assert_eq!(b.v.x, 1.0);
     }
 }

@@ -12,7 +12,7 @@
 
 use super::PassContext;
 use crate::body::Motion;
-use crate::row::Row;
+use crate::row::{Row, Wish};
 use crate::softness::{Softness, Spring, SpringSoftness};
 use crate::Real;
 
@@ -65,15 +65,6 @@ pub struct AxisPart {
     /// and the motor.
     impulses: [Real; 4],
     settings: AxisSettings,
-}
-
-/// One row's wish in one iteration: `J v` towards `target - bias` under `softness`, the
-/// accumulated impulse kept within `bounds`.
-struct Wish {
-    target: Real,
-    bias: Real,
-    softness: Softness,
-    bounds: (Real, Real),
 }
 
 impl AxisPart {
@@ -210,17 +201,7 @@ impl AxisPart {
 
     /// One iteration of the row whose accumulated impulse is `impulses[which]`.
     fn solve_row(&mut self, which: usize, a: &mut Motion, b: &mut Motion, wish: Wish) {
-        let row = &self.row;
-        let accumulated = self.impulses[which];
-        let soft = &wish.softness;
-        let jv = row.velocity(a, b);
-        let wanted = accumulated
-            - row.effective_mass * soft.mass_scale * (jv - wish.target + wish.bias)
-            - soft.impulse_scale * accumulated;
-        // max then min, not clamp: a NaN bound must not panic inside a step.
-        let total = wanted.max(wish.bounds.0).min(wish.bounds.1);
-        self.impulses[which] = total;
-        row.apply(a, b, total - accumulated);
+        self.row.solve((a, b), &mut self.impulses[which], &wish);
     }
 }
 

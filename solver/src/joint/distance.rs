@@ -52,7 +52,7 @@ impl DistanceJoint {
             .separation
             .try_normalize(1.0e-6)
             .unwrap_or(Vector::y());
-        let row = JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b, 0.0);
+        let row = JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b);
         let hold = settings.holds_rest_length.then(|| {
             (
                 settings.rest_length,
@@ -116,7 +116,7 @@ impl DistanceJoint {
                     .separation
                     .try_normalize(1.0e-6)
                     .unwrap_or(Vector::y());
-                let row = JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b, 0.0);
+                let row = JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b);
                 let s = cache.get(user_index, spring, row.effective_mass.max(0.0), h);
                 ([s.biased, s.relax], s.limited)
             }
@@ -137,7 +137,7 @@ impl DistanceJoint {
     ) {
         // The Jacobian follows the current axis (see the module doc of `joint`).
         self.axis = separation.try_normalize(1.0e-6).unwrap_or(self.axis);
-        let row = JointFrame::row(&self.axis, r_a, r_b, a, b, 0.0);
+        let row = JointFrame::row(&self.axis, r_a, r_b, a, b);
         self.part.aim(row);
         self.part.solve(a, b, separation.norm(), pass);
     }

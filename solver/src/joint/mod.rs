@@ -94,18 +94,9 @@ impl JointFrame {
         self.separation + b.anchor_motion(&self.anchor_b) - a.anchor_motion(&self.anchor_a)
     }
 
-    /// A row along `dir` through the anchors `r_a` and `r_b`, carrying `impulse`.
-    pub fn row(
-        dir: &Vector,
-        r_a: &Vector,
-        r_b: &Vector,
-        a: &Motion,
-        b: &Motion,
-        impulse: Real,
-    ) -> Row {
-        let mut row = Row::new(*dir, -r_a.cross(dir), r_b.cross(dir), a, b);
-        row.impulse = impulse;
-        row
+    /// A row along `dir` through the anchors `r_a` and `r_b`.
+    pub fn row(dir: &Vector, r_a: &Vector, r_b: &Vector, a: &Motion, b: &Motion) -> Row {
+        Row::new(*dir, -r_a.cross(dir), r_b.cross(dir), a, b)
     }
 }
 

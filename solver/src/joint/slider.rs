@@ -58,7 +58,7 @@ impl SliderJoint {
         // The parts in the directions `solve` gives them, so that warm starting applies last
         // step's impulses where they acted.
         let lever_a = frame.anchor_a + frame.separation;
-        let row = |dir: &Vector| JointFrame::row(dir, &lever_a, &frame.anchor_b, a, b, 0.0);
+        let row = |dir: &Vector| JointFrame::row(dir, &lever_a, &frame.anchor_b, a, b);
         let dirs = tangents(&settings.axis_a);
         let across = [0, 1].map(|k| {
             let row = row(&dirs[k]);
@@ -132,12 +132,11 @@ impl SliderJoint {
     ) {
         let axis = a.delta_rotation * self.settings.axis_a;
         let lever_a = r_a + separation;
-        self.travel
-            .aim(JointFrame::row(&axis, &lever_a, r_b, a, b, 0.0));
+        self.travel.aim(JointFrame::row(&axis, &lever_a, r_b, a, b));
         self.travel.solve(a, b, separation.dot(&axis), pass);
         self.lock.solve(a, b, pass);
         for (part, dir) in self.across.iter_mut().zip(tangents(&axis)) {
-            part.aim(JointFrame::row(&dir, &lever_a, r_b, a, b, 0.0));
+            part.aim(JointFrame::row(&dir, &lever_a, r_b, a, b));
             part.solve(a, b, separation.dot(&dir), pass);
         }
     }

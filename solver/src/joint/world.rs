@@ -119,7 +119,7 @@ impl MotorJoint {
         let row = if settings.angular {
             Row::new(Vector::zeros(), -axis, axis, a, b)
         } else {
-            JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b, 0.0)
+            JointFrame::row(&axis, &frame.anchor_a, &frame.anchor_b, a, b)
         };
         let axis_settings = AxisSettings {
             motor: Some((settings.speed, settings.max_force)),
