@@ -380,7 +380,7 @@ pub fn contact(
 
 /// How much below GJK's distance its proven lower bound may be, relative: GJK stops once
 /// `|v|^2 - v.w <= 1e-6 |v|^2`; a thousandth leaves room for its other exits and rounding.
-const GAP_SLACK: Real = 1.0e-3;
+pub(crate) const GAP_SLACK: Real = 1.0e-3;
 
 /// [`contact`], or, when the shapes are farther apart than `margin`, a lower bound of their
 /// distance (m), for callers that skip the pair until it could have closed that far.

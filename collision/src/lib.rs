@@ -10,6 +10,7 @@
 
 pub mod broad_phase;
 pub mod cast;
+pub mod closed_form;
 pub mod dispatch;
 pub mod epa;
 pub mod gjk;

@@ -25,8 +25,8 @@ use smallvec::SmallVec;
 
 pub use crate::dispatch::manifolds;
 use crate::epa::{self, Contact};
-use crate::sat;
 use crate::shape::Shape;
+use crate::{closed_form, sat};
 
 /// Identifies which features of the two shapes made a contact point, so that the next step can
 /// recognise the same point and carry its impulses over (warm starting).
@@ -311,6 +311,9 @@ pub(crate) fn manifold_or_gap(
     let found = match (a, b) {
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
             sat::cuboid_cuboid_or_gap(ca, pose_a, cb, pose_b, margin)
+        }
+        (Shape::Sphere(sa), Shape::Sphere(sb)) => {
+            closed_form::sphere_sphere_or_gap(sa.radius, pose_a, sb.radius, pose_b, margin)
         }
         _ => epa::contact_or_gap(a, pose_a, b, pose_b, margin),
     };

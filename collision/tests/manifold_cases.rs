@@ -345,3 +345,48 @@ fn box_box_sat_agrees_with_gjk_epa() {
         "{ties} ties out of {overlapping}"
     );
 }
+
+/// Sphere-sphere in closed form agrees with the GJK/EPA path on 10,000 random pairs (apart
+/// within the margin, touching and overlapping): same separation, normal and witness points,
+/// and the same answer to "within the margin or not" away from the margin itself; and the
+/// manifold of two spheres is its one point.
+#[test]
+fn sphere_sphere_closed_form_agrees_with_gjk_epa() {
+    use sprung_collision::closed_form::sphere_sphere;
+    let mut rng = Rng(23);
+    let (mut overlapping, mut apart) = (0, 0);
+    for _ in 0..10_000 {
+        let (ra, rb) = (rng.range(0.05, 1.0), rng.range(0.05, 1.0));
+        let (pa, pb) = (rng.pose(1.0), rng.pose(1.0));
+        let (sa, sb) = (Shape::sphere(ra).unwrap(), Shape::sphere(rb).unwrap());
+        let general = epa::contact(&sa, &pa, &sb, &pb, MARGIN);
+        let closed = sphere_sphere(ra, &pa, rb, &pb, MARGIN);
+        let size = ra + rb;
+        let gap = (pb.translation.vector - pa.translation.vector).norm() - size;
+        match (general, closed) {
+            (Some(g), Some(c)) => {
+                if c.separation < 0.0 {
+                    overlapping += 1;
+                } else {
+                    apart += 1;
+                }
+                assert!(
+                    (g.separation - c.separation).abs() < 1e-5 * size,
+                    "{g:?} {c:?}"
+                );
+                assert!((g.normal - c.normal).norm() < 1e-4, "{g:?} {c:?}");
+                assert!((g.point_a - c.point_a).norm() < 1e-4 * size, "{g:?} {c:?}");
+                assert!((g.point_b - c.point_b).norm() < 1e-4 * size, "{g:?} {c:?}");
+                let m = run(&sa, pa, &sb, pb);
+                assert_eq!(m.points.len(), 1);
+                assert!((m.points[0].separation - c.separation).abs() < 1e-5 * size);
+            }
+            (None, None) => assert!(gap > MARGIN - 1e-5),
+            _ => assert!(
+                (gap - MARGIN).abs() < 1e-4,
+                "disagree away from the margin: {gap}"
+            ),
+        }
+    }
+    assert!(overlapping > 1_000 && apart > 100, "{overlapping} {apart}");
+}
