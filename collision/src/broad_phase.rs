@@ -963,11 +963,21 @@ impl BroadPhase {
             .chain(&self.pending_remove)
             .chain(&self.pending_move)
             .all(|&p| (p as usize) < n);
+        // Every removed proxy waits on the removal list exactly once (else it would stay in
+        // the lanes for ever, and pair).
+        let mut listed = vec![false; n];
         let removed = self.pending_remove.iter().all(|&p| {
-            self.proxies
+            let removed = self
+                .proxies
                 .get(p as usize)
-                .is_some_and(|i| i.state == State::Removed)
-        });
+                .is_some_and(|i| i.state == State::Removed);
+            removed && !std::mem::replace(&mut listed[p as usize], true)
+        }) && self
+            .proxies
+            .iter()
+            .filter(|p| p.state == State::Removed)
+            .count()
+            == self.pending_remove.len();
         let mut waiting = vec![false; n];
         for &p in &self.pending_insert {
             if let Some(w) = waiting.get_mut(p as usize) {

@@ -552,3 +552,19 @@ fn timing() {
         }
     }
 }
+
+/// A removed proxy that is not on the removal list (as corrupt bytes could say) is caught by
+/// `is_consistent`: it would stay in its lanes and go on pairing.
+#[test]
+fn a_removed_proxy_off_the_removal_list_is_inconsistent() {
+    let mut bp = BroadPhase::new(0.1);
+    let a = bp.insert(cube(0.0, 0.0, 0.0, 1.0)).unwrap();
+    bp.insert(cube(1.0, 0.0, 0.0, 1.0)).unwrap();
+    bp.update(&mut Vec::new());
+    assert!(bp.remove(a));
+    assert!(bp.is_consistent());
+    bp.pending_remove.clear();
+    assert!(!bp.is_consistent());
+    bp.pending_remove.extend([a.0, a.0]);
+    assert!(!bp.is_consistent(), "listed twice");
+}
