@@ -6,8 +6,8 @@
 //!
 //! Rays are closed forms per shape (sphere: a quadratic; cuboid: slabs; capsule: a cylinder and
 //! two spheres; hull: its face planes), each giving the chord of the line through the solid, so
-//! the rules for a ray starting inside are written once ([`ray`]). Time of impact is conservative
-//! advancement over our GJK and EPA ([`toi`]).
+//! the rules for a ray starting inside are written once (`cast::ray`). Time of impact is conservative
+//! advancement over our GJK and EPA (`cast::toi`).
 
 mod ray;
 mod toi;
