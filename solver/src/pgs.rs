@@ -441,17 +441,17 @@ impl Stages<'_> {
         }
         // SAFETY: the serial stage alone touches the bodies and the overflow lists.
         unsafe { self.joint_overflow(s.bodies, pass) };
-        for j in s.joints.iter_mut() {
-            match pass {
-                JointPass::WarmStart => j.warm_start(s.bodies),
-                JointPass::Solve { use_bias } => {
-                    let context = PassContext {
-                        h: self.h,
-                        use_bias,
-                        elapsed,
-                        joint: *self.joint,
-                    };
-                    j.solve(s.bodies, &context)
+        match pass {
+            JointPass::WarmStart => s.joints.iter().for_each(|j| j.warm_start(s.bodies)),
+            JointPass::Solve { use_bias } => {
+                let context = PassContext {
+                    h: self.h,
+                    use_bias,
+                    elapsed,
+                    joint: *self.joint,
+                };
+                for j in s.joints.iter_mut() {
+                    j.solve(s.bodies, &context);
                 }
             }
         }
