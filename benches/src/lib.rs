@@ -9,7 +9,7 @@
 use sprung_collision::parry3d::math::{Isometry, Point, Real};
 use sprung_collision::shape::Shape;
 
-/// splitmix64, as in ../shared/bench/SCENES.md: the scenes' generator, shared from sprung-demos.
+/// splitmix64, as in docs/SCENES.md: the scenes' generator, shared from sprung-demos.
 pub use sprung_demos::rng::Rng;
 
 /// A pair of shapes at their poses.

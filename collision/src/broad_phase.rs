@@ -297,8 +297,8 @@ struct ProxyInfo {
 ///
 /// ```
 /// use sprung_collision::broad_phase::{BroadPhase, PairEvent};
-/// use parry3d::bounding_volume::Aabb;
-/// use parry3d::math::Point;
+/// use sprung_collision::parry3d::bounding_volume::Aabb;
+/// use sprung_collision::parry3d::math::Point;
 ///
 /// let unit = |x: f32| Aabb::new(Point::new(x, 0.0, 0.0), Point::new(x + 1.0, 1.0, 1.0));
 /// let mut broad = BroadPhase::new(0.05);

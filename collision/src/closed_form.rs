@@ -13,7 +13,7 @@ use crate::epa::{Contact, GAP_SLACK};
 ///
 /// ```
 /// use sprung_collision::closed_form::sphere_sphere;
-/// use parry3d::math::{Isometry, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Vector};
 ///
 /// let c = sphere_sphere(0.5, &Isometry::identity(), 0.25, &Isometry::translation(0.0, 0.7, 0.0), 0.0)
 ///     .unwrap();

@@ -20,7 +20,7 @@ use crate::{halfspace, mesh};
 /// ```
 /// use sprung_collision::manifold::manifolds;
 /// use sprung_collision::shape::Shape;
-/// use parry3d::math::{Isometry, Point, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Point, Vector};
 /// use smallvec::SmallVec;
 ///
 /// // Two coplanar triangles under a cube: one manifold, straight up, four points.

@@ -360,7 +360,7 @@ pub struct Contact {
 ///
 /// ```
 /// use sprung_collision::{epa, shape::Shape};
-/// use parry3d::math::{Isometry, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Vector};
 ///
 /// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
 /// let c = epa::contact(&cube, &Isometry::identity(), &cube, &Isometry::translation(0.0, 0.9, 0.0), 0.0)

@@ -511,7 +511,7 @@ pub struct ClosestPoints {
 ///
 /// ```
 /// use sprung_collision::{gjk, shape::Shape};
-/// use parry3d::math::{Isometry, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Vector};
 ///
 /// let ball = Shape::sphere(0.5).unwrap();
 /// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();

@@ -22,7 +22,7 @@ use crate::shape::Shape;
 ///
 /// ```
 /// use sprung_collision::{halfspace, manifold::Manifold, shape::Shape};
-/// use parry3d::math::{Isometry, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Vector};
 ///
 /// let Shape::HalfSpace(floor) = Shape::halfspace(Vector::y()).unwrap() else { unreachable!() };
 /// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();

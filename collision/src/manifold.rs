@@ -256,7 +256,7 @@ pub(crate) fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector
 ///
 /// ```
 /// use sprung_collision::{manifold::{manifold, Manifold}, shape::Shape};
-/// use parry3d::math::{Isometry, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Vector};
 ///
 /// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
 /// let mut m = Manifold::default();

@@ -408,7 +408,7 @@ fn update_pair<S: ProxyShapes + ?Sized>(
 /// use sprung_collision::broad_phase::{PairEvent, ProxyId, ProxyPair};
 /// use sprung_collision::narrow_phase::NarrowPhase;
 /// use sprung_collision::shape::Shape;
-/// use parry3d::math::{Isometry, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Vector};
 ///
 /// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
 /// let colliders = vec![(cube.clone(), Isometry::identity()), (cube, Isometry::translation(0.0, 0.99, 0.0))];

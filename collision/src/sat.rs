@@ -26,7 +26,7 @@ const EDGE_TOLERANCE: Real = 1.0e-4;
 ///
 /// ```
 /// use sprung_collision::sat::cuboid_cuboid;
-/// use parry3d::{math::{Isometry, Vector}, shape::Cuboid};
+/// use sprung_collision::parry3d::{math::{Isometry, Vector}, shape::Cuboid};
 ///
 /// let cube = Cuboid::new(Vector::new(0.5, 0.5, 0.5));
 /// let c = cuboid_cuboid(&cube, &Isometry::identity(), &cube, &Isometry::translation(0.0, 0.99, 0.0), 0.0)

@@ -126,7 +126,7 @@ impl std::error::Error for ShapeError {}
 ///
 /// ```
 /// use sprung_collision::shape::Shape;
-/// use parry3d::math::{Isometry, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Vector};
 ///
 /// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
 /// let aabb = cube.aabb(&Isometry::translation(0.0, 2.0, 0.0));
@@ -637,7 +637,7 @@ impl Shape {
     ///
     /// ```
     /// use sprung_collision::shape::{Shape, ShapeError};
-    /// use parry3d::{math::Vector, na::Unit, shape::HalfSpace};
+    /// use sprung_collision::parry3d::{math::Vector, na::Unit, shape::HalfSpace};
     ///
     /// let tilted = Shape::HalfSpace(HalfSpace::new(Unit::new_unchecked(Vector::new(0.0, 2.0, 0.0))));
     /// assert_eq!(tilted.check(), Err(ShapeError::NonUnitNormal));

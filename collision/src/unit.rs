@@ -14,7 +14,7 @@ use parry3d::na::{Quaternion, Unit, UnitQuaternion};
 ///
 /// ```
 /// use sprung_collision::unit::unit_vector;
-/// use parry3d::math::Vector;
+/// use sprung_collision::parry3d::math::Vector;
 ///
 /// let n = unit_vector(&Vector::new(3e30, 4e30, 0.0)).unwrap();
 /// assert!((n.x - 0.6).abs() < 1e-6 && (n.y - 0.8).abs() < 1e-6);
@@ -32,7 +32,7 @@ pub fn unit_vector(v: &Vector<Real>) -> Option<Unit<Vector<Real>>> {
 ///
 /// ```
 /// use sprung_collision::unit::unit_quaternion;
-/// use parry3d::na::Quaternion;
+/// use sprung_collision::parry3d::na::Quaternion;
 ///
 /// let q = unit_quaternion(&Quaternion::new(2e25, 0.0, 0.0, 0.0)).unwrap();
 /// assert_eq!(q.w, 1.0);

@@ -1,4 +1,4 @@
-//! sprung-demos: the scene catalogue of ../shared/bench/SCENES.md as a library, and the programs
+//! sprung-demos: the scene catalogue of docs/SCENES.md as a library, and the programs
 //! that run it (`sprung bench`, the headless runner).
 //!
 //! Each scene is built exactly as SCENES.md writes it and knows its own checks, so the runner,
@@ -11,9 +11,9 @@
 //! assert_eq!(scene.tracked.len(), 465);
 //! ```
 
-pub mod json;
 pub mod plot;
 pub mod rng;
+pub mod runner;
 pub mod scenes;
 pub mod spring_plot;
 

@@ -1,9 +1,9 @@
-//! splitmix64, exactly as ../shared/bench/SCENES.md writes it: the one seeded generator of the
+//! splitmix64, exactly as docs/SCENES.md writes it: the one seeded generator of the
 //! scenes and of the benches (which use it from here).
 
 use sprung::math::{Isometry, Real, Vector};
 
-/// splitmix64, as in ../shared/bench/SCENES.md; the state is the seed to start with.
+/// splitmix64, as in docs/SCENES.md; the state is the seed to start with.
 ///
 /// ```
 /// let mut rng = sprung_demos::rng::Rng(42);

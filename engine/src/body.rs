@@ -147,7 +147,7 @@ impl RigidBody {
 ///
 /// ```
 /// use sprung::{RigidBodyBuilder, World};
-/// use parry3d::math::Vector;
+/// use sprung::math::Vector;
 ///
 /// let mut world = World::default();
 /// let body = world

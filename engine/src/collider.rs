@@ -229,7 +229,7 @@ impl ColliderBuilder {
     ///
     /// ```
     /// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
-    /// use parry3d::math::Vector;
+    /// use sprung::math::Vector;
     ///
     /// let mut world = World::default();
     /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
@@ -252,7 +252,7 @@ impl ColliderBuilder {
     ///
     /// ```
     /// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
-    /// use parry3d::math::Point;
+    /// use sprung::math::Point;
     ///
     /// let mut world = World::default();
     /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
@@ -275,8 +275,8 @@ impl ColliderBuilder {
     ///
     /// ```
     /// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
-    /// use parry3d::math::Vector;
-    /// use parry3d::na::DMatrix;
+    /// use sprung::math::Vector;
+    /// use sprung::math::DMatrix;
     ///
     /// let mut world = World::default();
     /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();

@@ -141,7 +141,7 @@ impl Joint {
 /// ```
 /// use sprung::{JointBuilder, RigidBodyBuilder, World};
 /// use sprung::solver::softness::Spring;
-/// use parry3d::math::{Point, Vector};
+/// use sprung::math::{Point, Vector};
 ///
 /// let mut world = World::default();
 /// let anchor = world.add_body(RigidBodyBuilder::fixed()).unwrap();

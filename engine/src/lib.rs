@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use sprung::{ColliderBuilder, RigidBodyBuilder, World};
-//! use parry3d::math::Vector;
+//! use sprung::math::Vector;
 //!
 //! let mut world = World::default();
 //! let ball = world.add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 10.0, 0.0))).unwrap();
@@ -63,5 +63,27 @@ pub mod spring {
     pub use sprung_solver::spring::*;
 }
 
-/// The math types sprung uses (parry3d's, f32).
-pub use parry3d::math;
+/// The math types sprung takes and returns (`f32`), so that a user's crate needs no other
+/// dependency: parry3d's aliases (`Vector`, `Point`, `Isometry`, `Rotation`, `Real`, ...) and
+/// the nalgebra types the API takes (a height field's `DMatrix`, an inertia's `Matrix3`, a
+/// rotation's `UnitQuaternion`). Adding `parry3d` or `nalgebra` to a user's manifest is not
+/// needed, and risks a version that does not fit (parry3d 0.26 and later are built on glam).
+///
+/// ```
+/// use sprung::math::{DMatrix, Isometry, Matrix3, Point, Real, UnitQuaternion, Vector};
+///
+/// let pose = Isometry::new(Vector::new(1.0, 2.0, 3.0), Vector::y() * std::f32::consts::FRAC_PI_2);
+/// let turned: Point<Real> = pose * Point::new(1.0, 0.0, 0.0);
+/// assert!((turned - Point::new(1.0, 2.0, 2.0)).norm() < 1e-6);
+/// let _ = (UnitQuaternion::<Real>::identity(), Matrix3::<Real>::identity(), DMatrix::<Real>::zeros(2, 2));
+/// ```
+pub mod math {
+    pub use nalgebra::{
+        DMatrix, Isometry3, Matrix3, Point3, Quaternion, Translation3, Unit, UnitQuaternion,
+        Vector3,
+    };
+    pub use parry3d::math::*;
+}
+
+pub use sprung_collision::manifold::{Manifold, ManifoldPoint};
+pub use sprung_collision::shape::{Shape, ShapeError};

@@ -126,7 +126,7 @@ pub enum SpringLimit {
 ///
 /// ```
 /// use sprung::{ColliderBuilder, RigidBodyBuilder, World};
-/// use parry3d::math::Vector;
+/// use sprung::math::Vector;
 ///
 /// let mut world = World::default();
 /// let ground = world.add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0))).unwrap();
@@ -797,6 +797,34 @@ impl World {
     }
 
     /// The events of the steps so far, oldest first, emptying the list.
+    ///
+    /// The iterator borrows the world, so the loop over it cannot change the world. Two
+    /// idioms work: react in your own state during the loop and change the world after it,
+    /// or collect the events first (`let events: Vec<Event> = world.drain_events().collect();`)
+    /// and then loop over them with the world free.
+    ///
+    /// ```
+    /// use sprung::{ColliderBuilder, Event, RigidBodyBuilder, World};
+    /// use sprung::math::Vector;
+    ///
+    /// let mut world = World::default();
+    /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// world.add_collider(ColliderBuilder::cuboid(5.0, 0.5, 5.0), ground).unwrap();
+    /// let ball = world.add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 1.2, 0.0))).unwrap();
+    /// world.add_collider(ColliderBuilder::ball(0.5), ball).unwrap();
+    /// for _ in 0..30 {
+    ///     world.step(1.0 / 60.0).unwrap();
+    ///     let events: Vec<Event> = world.drain_events().collect();
+    ///     for event in events {
+    ///         if let Event::ContactBegan { bodies: (a, b), .. } = event {
+    ///             // The world is free here: kick whatever landed.
+    ///             let landed = if a == ground { b } else { a };
+    ///             world.apply_impulse(landed, Vector::new(1.0, 0.0, 0.0)).unwrap();
+    ///         }
+    ///     }
+    /// }
+    /// assert!(world.body(ball).unwrap().linear_velocity().x > 0.0);
+    /// ```
     pub fn drain_events(&mut self) -> impl Iterator<Item = Event> + '_ {
         self.events.drain(..)
     }

@@ -36,7 +36,7 @@ pub struct RayHit {
 ///
 /// ```
 /// use sprung_collision::{cast::ray_cast, shape::Shape};
-/// use parry3d::math::{Isometry, Point, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Point, Vector};
 ///
 /// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
 /// let hit = ray_cast(&cube, &Isometry::identity(), &Point::new(0.0, 3.0, 0.0), &-Vector::y(), 10.0, true)

@@ -114,7 +114,7 @@ pub struct Toi {
 /// ```
 /// use sprung_collision::cast::{time_of_impact, Motion};
 /// use sprung_collision::shape::Shape;
-/// use parry3d::math::{Isometry, Vector};
+/// use sprung_collision::parry3d::math::{Isometry, Vector};
 ///
 /// // A 5 cm bullet at 300 m/s against a 10 cm wall 2 m away: it arrives after 1.95 / 300 s.
 /// let bullet = Shape::sphere(0.05).unwrap();

@@ -4,7 +4,7 @@
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::shape::Shape;
 
-/// splitmix64, as in ../shared/bench/SCENES.md.
+/// splitmix64, as in docs/SCENES.md.
 pub struct Rng(pub u64);
 
 impl Rng {

@@ -1,218 +1,280 @@
-//! `sprung bench [SCENE...] [--steps N] [--no-sleep]`: the headless runner. Builds each scene of
-//! ../shared/bench/SCENES.md, steps it, prints one JSON line per scene, and exits non-zero if a
-//! check fails. Progress goes to stderr. `--no-sleep` keeps every body awake (`"sleep":false`).
-//!
-//! `--substeps N`, `--iterations N`, `--relax N`, `--threads N`, `--contact-hertz X`, `--static-hertz X`,
-//! `--contact-damping X`, `--push-out X`, `--joint-hertz X`, `--joint-damping X` and
-//! `--friction-relax-only` override the solver's defaults, to measure what each costs and buys.
+//! `sprung`: the headless runner. `sprung bench [SCENE...]` builds each scene of the catalogue
+//! (docs/SCENES.md), steps it, checks it, and prints a table on a terminal or one JSON line per
+//! scene otherwise; it exits 1 if a check fails. `sprung plot springs --out FILE.png` draws the
+//! spring toolkit's responses. `sprung --help` says the rest.
 
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
-use sprung_demos::json::Line;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sprung_demos::runner::{self, Options, Report};
 use sprung_demos::{catalogue, find, SceneSpec};
 
-fn usage() -> ExitCode {
-    eprintln!("usage: sprung plot springs --out FILE.png");
-    eprintln!("usage: sprung bench [SCENE...|--all] [--steps N] [--no-sleep] [--substeps N] [--iterations N] [--relax N] [--threads N] [--contact-hertz X] [--static-hertz X] [--contact-damping X] [--push-out X] [--joint-hertz X] [--joint-damping X] [--friction-relax-only] [--simd auto|scalar|4|8]");
-    eprintln!(
-        "scenes: {}",
-        catalogue()
-            .iter()
-            .map(|s| s.name)
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
-    ExitCode::from(2)
+/// sprung's headless runner: the standard scenes, measured and checked.
+#[derive(Parser, Debug)]
+#[command(name = "sprung", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-/// `sprung plot springs --out FILE.png`: the spring toolkit's responses as a picture.
-fn plot(args: &[String]) -> ExitCode {
-    let out = match args {
-        [what, flag, path] if what == "springs" && flag == "--out" => path,
-        _ => {
-            eprintln!("usage: sprung plot springs --out FILE.png");
-            return ExitCode::from(2);
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run scenes, check them and report their timings (exit status 1 if a check fails).
+    Bench(Bench),
+    /// Draw a plot to a PNG file.
+    Plot {
+        /// What to plot: `springs`, the spring toolkit's step responses.
+        what: PlotKind,
+        /// The PNG file to write.
+        #[arg(long, value_name = "FILE.png")]
+        out: PathBuf,
+    },
+    /// List the scenes of the catalogue.
+    List,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PlotKind {
+    /// The spring toolkit's step responses.
+    Springs,
+}
+
+#[derive(Args, Debug)]
+#[command(allow_negative_numbers = true)]
+struct Bench {
+    /// Scenes to run (`sprung list` names them); none, or `--all`, runs every scene.
+    #[arg(value_name = "SCENE", value_parser = scene_name)]
+    scenes: Vec<&'static SceneSpec>,
+    /// Run every scene.
+    #[arg(long)]
+    all: bool,
+    /// Steps to run each scene (default: the scene's own count).
+    #[arg(long, value_name = "N")]
+    steps: Option<usize>,
+    /// Keep every body awake (Box3D's scenes always do).
+    #[arg(long)]
+    no_sleep: bool,
+    /// Run each scene N times and report the best and the median time per step.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
+    /// Print JSON lines even on a terminal (they are the output whenever stdout is not one).
+    #[arg(long)]
+    json: bool,
+    /// Also write the JSON lines to FILE.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    solver: SolverArgs,
+}
+
+/// Overrides of the solver's defaults, to measure what each costs and buys.
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Solver settings")]
+struct SolverArgs {
+    /// Substeps per step.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    substeps: Option<u32>,
+    /// Biased iterations per substep.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    iterations: Option<u32>,
+    /// Relax iterations per substep.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..))]
+    relax: Option<u32>,
+    /// Worker threads of the solver and the narrow phase (every count gives the same bits).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// Contact frequency (Hz).
+    #[arg(long, value_name = "HZ")]
+    contact_hertz: Option<f32>,
+    /// Frequency of contacts with static bodies (Hz).
+    #[arg(long, value_name = "HZ")]
+    static_hertz: Option<f32>,
+    /// Contact damping ratio.
+    #[arg(long, value_name = "RATIO")]
+    contact_damping: Option<f32>,
+    /// Largest speed at which overlap is pushed out (m/s).
+    #[arg(long, value_name = "M/S")]
+    push_out: Option<f32>,
+    /// Frequency of rigid joints' stabilisation (Hz).
+    #[arg(long, value_name = "HZ")]
+    joint_hertz: Option<f32>,
+    /// Damping ratio of rigid joints' stabilisation.
+    #[arg(long, value_name = "RATIO")]
+    joint_damping: Option<f32>,
+    /// Solve friction in the relax pass only.
+    #[arg(long)]
+    friction_relax_only: bool,
+    /// SIMD width of the contact kernel.
+    #[arg(long, value_enum)]
+    simd: Option<Simd>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Simd {
+    /// The widest the CPU runs.
+    Auto,
+    /// One lane.
+    #[value(alias = "1")]
+    Scalar,
+    /// Four lanes.
+    #[value(name = "4")]
+    Four,
+    /// Eight lanes.
+    #[value(name = "8")]
+    Eight,
+}
+
+/// A scene of the catalogue by name, or an error that lists them.
+fn scene_name(name: &str) -> Result<&'static SceneSpec, String> {
+    find(name).ok_or_else(|| {
+        let names: Vec<&str> = catalogue().iter().map(|s| s.name).collect();
+        format!("no scene `{name}`; the scenes are: {}", names.join(", "))
+    })
+}
+
+impl SolverArgs {
+    /// The defaults with these overrides.
+    fn settings(&self) -> sprung::SolverSettings {
+        let mut s = sprung::SolverSettings::default();
+        let set = |field: &mut f32, value: Option<f32>| {
+            if let Some(v) = value {
+                *field = v;
+            }
+        };
+        s.substeps = self.substeps.unwrap_or(s.substeps);
+        s.iterations = self.iterations.unwrap_or(s.iterations);
+        s.relax_iterations = self.relax.unwrap_or(s.relax_iterations);
+        s.threads = self.threads.unwrap_or(s.threads);
+        set(&mut s.contact_hertz, self.contact_hertz);
+        set(&mut s.static_contact_hertz, self.static_hertz);
+        set(&mut s.contact_damping_ratio, self.contact_damping);
+        set(&mut s.max_push_out_speed, self.push_out);
+        set(&mut s.joint_hertz, self.joint_hertz);
+        set(&mut s.joint_damping_ratio, self.joint_damping);
+        if self.friction_relax_only {
+            s.friction_in_biased_pass = false;
         }
+        if let Some(simd) = self.simd {
+            s.simd = match simd {
+                Simd::Auto => sprung::SimdWidth::Auto,
+                Simd::Scalar => sprung::SimdWidth::Scalar,
+                Simd::Four => sprung::SimdWidth::Four,
+                Simd::Eight => sprung::SimdWidth::Eight,
+            };
+        }
+        s
+    }
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Bench(bench) => run_bench(bench),
+        Command::Plot { what, out } => plot(what, &out),
+        Command::List => {
+            for spec in catalogue() {
+                println!(
+                    "{:<15} {:>6} steps of {:.4} s",
+                    spec.name, spec.steps, spec.dt
+                );
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn plot(what: PlotKind, out: &std::path::Path) -> ExitCode {
+    let picture = match what {
+        PlotKind::Springs => sprung_demos::spring_plot::springs(),
     };
-    match sprung_demos::spring_plot::springs().save(std::path::Path::new(out)) {
+    match picture.save(out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("cannot write {out}: {e}");
+            eprintln!("error: cannot write {}: {e}", out.display());
             ExitCode::FAILURE
         }
     }
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("plot") {
-        return plot(&args[1..]);
-    }
-    if args.first().map(String::as_str) != Some("bench") {
-        return usage();
-    }
-    let mut steps: Option<usize> = None;
-    let mut no_sleep = false;
-    let mut settings = sprung::SolverSettings::default();
-    let mut specs: Vec<&SceneSpec> = Vec::new();
-    let mut rest = args[1..].iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--steps" => match rest.next().and_then(|n| n.parse().ok()) {
-                Some(n) => steps = Some(n),
-                None => return usage(),
-            },
-            "--substeps" | "--iterations" | "--relax" | "--threads" | "--contact-hertz"
-            | "--static-hertz" | "--contact-damping" | "--push-out" | "--joint-hertz"
-            | "--joint-damping" => {
-                let Some(value) = rest.next().and_then(|n| n.parse::<f32>().ok()) else {
-                    return usage();
-                };
-                match arg.as_str() {
-                    "--substeps" => settings.substeps = value as u32,
-                    "--iterations" => settings.iterations = value as u32,
-                    "--relax" => settings.relax_iterations = value as u32,
-                    "--threads" => settings.threads = value as u32,
-                    "--joint-hertz" => settings.joint_hertz = value,
-                    "--joint-damping" => settings.joint_damping_ratio = value,
-                    "--contact-hertz" => settings.contact_hertz = value,
-                    "--static-hertz" => settings.static_contact_hertz = value,
-                    "--contact-damping" => settings.contact_damping_ratio = value,
-                    _ => settings.max_push_out_speed = value,
-                }
-            }
-            "--no-sleep" => no_sleep = true,
-            "--friction-relax-only" => settings.friction_in_biased_pass = false,
-            "--simd" => {
-                settings.simd = match rest.next().map(String::as_str) {
-                    Some("auto") => sprung::SimdWidth::Auto,
-                    Some("1") | Some("scalar") => sprung::SimdWidth::Scalar,
-                    Some("4") => sprung::SimdWidth::Four,
-                    Some("8") => sprung::SimdWidth::Eight,
-                    _ => return usage(),
-                }
-            }
-            "--all" => specs.extend(catalogue()),
-            name => match find(name) {
-                Some(spec) => specs.push(spec),
-                None => {
-                    eprintln!("unknown scene {name}");
-                    return usage();
-                }
-            },
-        }
-    }
-    if specs.is_empty() {
-        specs.extend(catalogue());
-    }
+fn run_bench(bench: Bench) -> ExitCode {
+    let settings = bench.solver.settings();
     if let Err(e) = sprung::World::default().set_settings(settings) {
-        eprintln!("bad solver settings: {e}");
+        eprintln!("error: bad solver settings: {e}");
         return ExitCode::from(2);
     }
-    let mut all_ok = true;
-    for spec in specs {
-        let (line, ok) = run(spec, steps.unwrap_or(spec.steps), &settings, no_sleep);
-        println!("{line}");
-        all_ok &= ok;
+    let mut specs = bench.scenes;
+    if bench.all || specs.is_empty() {
+        specs = catalogue().iter().collect();
     }
-    if all_ok {
+    let options = Options {
+        steps: bench.steps,
+        no_sleep: bench.no_sleep,
+        repeat: bench.repeat as usize,
+        settings,
+    };
+    let mut out = match &bench.out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => Some(std::io::BufWriter::new(file)),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let json = bench.json || !std::io::stdout().is_terminal();
+
+    // A progress bar on a terminal only: logs get the result lines and nothing else.
+    let total: u64 = specs
+        .iter()
+        .map(|s| (options.steps.unwrap_or(s.steps) * options.repeat) as u64)
+        .sum();
+    let progress = if std::io::stderr().is_terminal() {
+        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    progress.set_style(
+        ProgressStyle::with_template(
+            "{msg:24} [{elapsed_precise}] {wide_bar} {pos}/{len} steps, ETA {eta}",
+        )
+        .expect("a valid template"),
+    );
+
+    let mut reports = Vec::new();
+    for (k, spec) in specs.iter().enumerate() {
+        progress.set_message(format!("{} ({} of {})", spec.name, k + 1, specs.len()));
+        let report = runner::run(spec, &options, &mut || progress.inc(1));
+        progress.suspend(|| emit(&report, json, out.as_mut()));
+        reports.push(report);
+    }
+    progress.finish_and_clear();
+    if !json {
+        print!("{}", runner::table(&reports));
+    }
+    if let Some(Err(e)) = out.as_mut().map(|o| o.flush()) {
+        eprintln!("error: cannot write the JSON lines: {e}");
+        return ExitCode::from(2);
+    }
+    if reports.iter().all(|r| r.ok) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
 }
 
-/// Runs one scene; `no_sleep` keeps every body awake (the scene may already have turned
-/// sleeping off itself, as Box3D's do).
-fn run(
-    spec: &SceneSpec,
-    steps: usize,
-    settings: &sprung::SolverSettings,
-    no_sleep: bool,
-) -> (String, bool) {
-    let mut scene = (spec.build)();
-    scene
-        .world
-        .set_settings(*settings)
-        .expect("main checked the settings");
-    if no_sleep {
-        scene.world.set_sleeping(false);
+/// One scene's result: its JSON line (stdout if `json`, and `out`), why it failed (stderr).
+fn emit(report: &Report, json: bool, out: Option<&mut std::io::BufWriter<std::fs::File>>) {
+    let line = report.json();
+    if json {
+        println!("{line}");
     }
-    let (mut total, mut worst) = (0.0_f64, 0.0_f64);
-    let (mut collide, mut solve) = (0.0_f64, 0.0_f64);
-    let mut last = Default::default();
-    let mut failed_step = None;
-    for step in 0..steps {
-        let start = Instant::now();
-        match scene.step(spec.dt) {
-            Ok(report) => {
-                collide += report.collide_ms;
-                solve += report.solve_ms;
-                last = report;
-            }
-            Err(e) => {
-                failed_step = Some(format!("{e}"));
-                break;
-            }
-        }
-        let ms = start.elapsed().as_secs_f64() * 1e3;
-        total += ms;
-        worst = worst.max(ms);
-        if (step + 1) % 100 == 0 {
-            eprint!("\r{}: step {}/{}", spec.name, step + 1, steps);
-        }
+    if let Some(out) = out {
+        let _ = writeln!(out, "{line}");
     }
-    eprintln!();
-    let figures = scene.figures();
-    let ok = failed_step.is_none() && figures.iter().all(|f| f.ok);
-    let checks = figures
-        .iter()
-        .fold(Line::default(), |line, f| line.number(f.name, f.value));
-    let asleep = scene
-        .world
-        .bodies()
-        .filter(|(_, b)| b.is_sleeping())
-        .count();
-    let s = scene.world.settings();
-    let settings = Line::default()
-        .number("substeps", s.substeps as f64)
-        .number("iterations", s.iterations as f64)
-        .number("relax_iterations", s.relax_iterations as f64)
-        .number("contact_hertz", s.contact_hertz as f64)
-        .number("static_contact_hertz", s.static_contact_hertz as f64)
-        .number("contact_damping_ratio", s.contact_damping_ratio as f64)
-        .number("max_push_out_speed", s.max_push_out_speed as f64)
-        .boolean("friction_in_biased_pass", s.friction_in_biased_pass)
-        .number("simd_lanes", s.simd.lanes() as f64)
-        .number("threads", s.threads as f64)
-        .number("joint_hertz", s.joint_hertz as f64)
-        .number("joint_damping_ratio", s.joint_damping_ratio as f64)
-        .boolean("warm_starting", s.warm_starting);
-    let line = Line::default()
-        .string("scene", spec.name)
-        .number("bodies", last.dynamic_bodies as f64)
-        .number("steps", steps as f64)
-        .number("dt", spec.dt as f64)
-        .boolean("sleep", scene.world.sleep_settings().enabled)
-        .number(
-            "ms_per_step",
-            if steps > 0 { total / steps as f64 } else { 0.0 },
-        )
-        .number("ms_max_step", worst)
-        .object("checks", checks)
-        .boolean("ok", ok)
-        .number("contact_pairs", last.contact_pairs as f64)
-        .number("contact_points", last.contact_points as f64)
-        .number("recycled_pairs", last.recycled_pairs as f64)
-        .number("ms_collide", collide / steps.max(1) as f64)
-        .number("ms_solve", solve / steps.max(1) as f64)
-        .number("bodies_asleep", asleep as f64)
-        .object("settings", settings);
-
-    let line = match failed_step {
-        Some(e) => line.string("error", &e),
-        None => line,
-    };
-    (line.finish(), ok)
+    for failure in runner::failures(report) {
+        eprintln!("{failure}");
+    }
 }

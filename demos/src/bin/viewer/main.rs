@@ -60,14 +60,63 @@ struct Options {
     msaa: i32,
 }
 
-fn usage() -> String {
-    let names: Vec<&str> = std::iter::once(SHOWCASE.name)
-        .chain(catalogue().iter().map(|s| s.name))
-        .collect();
-    format!(
-        "usage: viewer [SCENE] [--screenshot FILE.png] [--frames N] [--drag-at X,Y --drag-to X,Y] [--size WxH] [--msaa N] [--show contacts,joints,aabbs,islands]\nscenes: {}",
-        names.join(" ")
-    )
+/// sprung's viewer: every scene of the catalogue in a window, with the mouse as a spring.
+#[derive(clap::Parser, Debug)]
+#[command(name = "viewer", version)]
+struct Cli {
+    /// The scene to open (`showcase` unless named; `sprung list` names the others).
+    #[arg(value_name = "SCENE", value_parser = scene_name)]
+    scene: Option<String>,
+    /// Save the last frame to FILE.png (needs --frames).
+    #[arg(long, value_name = "FILE.png", requires = "frames")]
+    screenshot: Option<PathBuf>,
+    /// Run N frames of exactly one fixed step's time each, then exit.
+    #[arg(long, value_name = "N")]
+    frames: Option<u64>,
+    /// Press the mouse at pixel X,Y (with --drag-to and --frames).
+    #[arg(long, value_name = "X,Y", value_parser = pixel, requires_all = ["drag_to", "frames"])]
+    drag_at: Option<(f32, f32)>,
+    /// Move the pressed mouse to pixel X,Y and hold it there.
+    #[arg(long, value_name = "X,Y", value_parser = pixel, requires = "drag_at")]
+    drag_to: Option<(f32, f32)>,
+    /// The window's size in pixels.
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = size)]
+    size: (i32, i32),
+    /// Samples per pixel (multisampling).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(i32).range(1..=16))]
+    msaa: i32,
+    /// Start with these shown.
+    #[arg(long, value_name = "WHAT", value_delimiter = ',', value_enum)]
+    show: Vec<ShowWhat>,
+}
+
+/// What `--show` can start with.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum ShowWhat {
+    /// Contact points and normals.
+    Contacts,
+    /// Joint anchors and axes.
+    Joints,
+    /// Bounding boxes.
+    Aabbs,
+    /// Islands, by colour.
+    Islands,
+}
+
+/// A scene `find_any` knows.
+fn scene_name(name: &str) -> Result<String, String> {
+    match find_any(name) {
+        Some(_) => Ok(name.to_string()),
+        None => {
+            let names: Vec<&str> = std::iter::once(SHOWCASE.name)
+                .chain(catalogue().iter().map(|s| s.name))
+                .collect();
+            Err(format!(
+                "no scene `{name}`; the scenes are: {}",
+                names.join(", ")
+            ))
+        }
+    }
 }
 
 /// Two numbers separated by `sep`.
@@ -76,90 +125,50 @@ fn pair(text: &str, sep: char) -> Option<(f32, f32)> {
     Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
 }
 
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut options = Options {
-        size: (1280, 720),
-        msaa: 4,
-        ..Options::default()
-    };
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let mut value = |what: &str| {
-            rest.next()
-                .cloned()
-                .ok_or_else(|| format!("{arg} needs {what}"))
-        };
-        match arg.as_str() {
-            "--screenshot" => options.screenshot = Some(PathBuf::from(value("a file")?)),
-            "--frames" => {
-                let n = value("a number")?;
-                options.frames = Some(n.parse().map_err(|_| format!("bad --frames {n}"))?);
+/// A pixel `X,Y`.
+fn pixel(text: &str) -> Result<(f32, f32), String> {
+    pair(text, ',')
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .ok_or_else(|| "want X,Y, two numbers".to_string())
+}
+
+/// A window size `WxH`, at least 64 pixels each way.
+fn size(text: &str) -> Result<(i32, i32), String> {
+    match pair(text, 'x') {
+        Some((w, h)) if w >= 64.0 && h >= 64.0 && w <= 16384.0 && h <= 16384.0 => {
+            Ok((w as i32, h as i32))
+        }
+        _ => Err("want WxH, each 64 to 16384 pixels".to_string()),
+    }
+}
+
+impl From<Cli> for Options {
+    fn from(cli: Cli) -> Options {
+        let mut show = Show::default();
+        for what in cli.show {
+            match what {
+                ShowWhat::Contacts => show.contacts = true,
+                ShowWhat::Joints => show.joints = true,
+                ShowWhat::Aabbs => show.aabbs = true,
+                ShowWhat::Islands => show.islands = true,
             }
-            "--drag-at" | "--drag-to" => {
-                let text = value("X,Y")?;
-                let (x, y) = pair(&text, ',').ok_or(format!("bad {arg} {text}: want X,Y"))?;
-                let at = Some(Vec2::new(x, y));
-                if arg == "--drag-at" {
-                    options.drag_at = at;
-                } else {
-                    options.drag_to = at;
-                }
-            }
-            "--size" => {
-                let text = value("WxH")?;
-                let (w, h) = pair(&text, 'x').ok_or(format!("bad --size {text}: want WxH"))?;
-                if !(w >= 64.0 && h >= 64.0) {
-                    return Err(format!("bad --size {text}"));
-                }
-                options.size = (w as i32, h as i32);
-            }
-            "--msaa" => {
-                let n = value("a number")?;
-                options.msaa = n.parse().map_err(|_| format!("bad --msaa {n}"))?;
-            }
-            "--show" => {
-                for what in value("a list")?.split(',') {
-                    match what {
-                        "contacts" => options.show.contacts = true,
-                        "joints" => options.show.joints = true,
-                        "aabbs" => options.show.aabbs = true,
-                        "islands" => options.show.islands = true,
-                        other => return Err(format!("--show: no {other}")),
-                    }
-                }
-            }
-            "-h" | "--help" => return Err(String::new()),
-            name if !name.starts_with('-') && options.scene.is_none() => {
-                find_any(name).ok_or(format!("no scene {name}"))?;
-                options.scene = Some(name.to_string());
-            }
-            other => return Err(format!("unknown argument {other}")),
+        }
+        let at = |p: Option<(f32, f32)>| p.map(|(x, y)| Vec2::new(x, y));
+        Options {
+            scene: cli.scene,
+            screenshot: cli.screenshot,
+            frames: cli.frames,
+            drag_at: at(cli.drag_at),
+            drag_to: at(cli.drag_to),
+            size: cli.size,
+            show,
+            msaa: cli.msaa,
         }
     }
-    if options.screenshot.is_some() && options.frames.is_none() {
-        return Err("--screenshot needs --frames N".into());
-    }
-    if options.drag_at.is_some() != options.drag_to.is_some() {
-        return Err("--drag-at and --drag-to go together".into());
-    }
-    if options.drag_at.is_some() && options.frames.is_none() {
-        return Err("a scripted drag needs --frames N".into());
-    }
-    Ok(options)
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = match parse(&args) {
-        Ok(options) => options,
-        Err(message) => {
-            if !message.is_empty() {
-                eprintln!("{message}");
-            }
-            eprintln!("{}", usage());
-            return ExitCode::from(2);
-        }
-    };
+    let options = Options::from(<Cli as clap::Parser>::parse());
     // miniquad opens an X11 display (its default backend on Linux) and panics without one.
     if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() {
         eprintln!("viewer: no X display (DISPLAY is not set); on a headless machine run it under `xvfb-run -a`");
