@@ -99,19 +99,27 @@ struct Inputs<const L: usize> {
     spin_b: V3<L>,
     /// Last step's friction impulse (world).
     friction_impulse: V3<L>,
+    /// Each point's anchors on A and B, from the centres of mass.
+    anchor_a: [V3<L>; WIDE_POINTS],
+    anchor_b: [V3<L>; WIDE_POINTS],
     separation: [F<L>; WIDE_POINTS],
     /// 1 where the contact has point `k`, else 0.
     present: [F<L>; WIDE_POINTS],
 }
 
-/// One point of each lane: 12 floats a lane. The rows' Jacobians are not stored: they are the
-/// anchors crossed with the normal or a tangent, recomputed each pass, which costs less than
-/// reading them (the solve streams through every contact 24 times a step, and a large scene's
-/// contacts do not fit in the cache).
+/// One point of each lane: 11 floats a lane. The normal row's angular Jacobians are stored in
+/// place of the anchors (as many floats): a pass reads the relative velocity with three dot
+/// products instead of two cross products, and applies an impulse without them. Their images
+/// under the inverse inertias are not stored: in a large scene the kernel is bound by reading
+/// its bundles (six more floats a point cost `many_pyramids` 14%), in a small one by its
+/// instructions (they saved 9% on `pyramid`); docs/PERFORMANCE.md. The live separation uses
+/// the same Jacobians (below, [`Bundle::solve`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct PointLanes<const L: usize> {
-    anchor_a: V3<L>,
-    anchor_b: V3<L>,
+    /// `r_a x n`: A's angular Jacobian is its negative.
+    angular_a: V3<L>,
+    /// `r_b x n`.
+    angular_b: V3<L>,
     base_separation: F<L>,
     max_normal_impulse: F<L>,
     normal_mass: F<L>,
@@ -425,8 +433,8 @@ impl<const L: usize> Bundle<L> {
         cold.rolling_impulse.set(lane, &rolling_impulse);
         for (k, q) in self.points.iter_mut().enumerate() {
             let p = contact.points.get(k).copied().unwrap_or_default();
-            q.anchor_a.set(lane, &p.anchor_a);
-            q.anchor_b.set(lane, &p.anchor_b);
+            inputs.anchor_a[k].set(lane, &p.anchor_a);
+            inputs.anchor_b[k].set(lane, &p.anchor_b);
             q.normal_impulse.0[lane] = p.normal_impulse;
             q.max_normal_impulse.0[lane] = 0.0;
             inputs.separation[k].0[lane] = p.separation;
@@ -463,11 +471,10 @@ impl<const L: usize> Bundle<L> {
         let (mut center_a, mut center_b, mut total) = (V3::default(), V3::default(), zero);
         let reach = F::splat(FRICTION_CENTRE_REACH);
         for k in 0..WIDE_POINTS {
-            let p = &self.points[k];
             let weight = (one - inputs.separation[k] / reach).clamp(0.01, 1.0);
             let weight = inputs.present[k].select_gt(zero, weight, zero);
-            center_a += p.anchor_a * weight;
-            center_b += p.anchor_b * weight;
+            center_a += inputs.anchor_a[k] * weight;
+            center_b += inputs.anchor_b[k] * weight;
             total += weight;
         }
         let divisor = total.select_gt(zero, total, one);
@@ -507,13 +514,14 @@ impl<const L: usize> Bundle<L> {
         for k in 0..WIDE_POINTS {
             let present = inputs.present[k];
             let p = &mut self.points[k];
-            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            let (ra, rb) = (inputs.anchor_a[k], inputs.anchor_b[k]);
             let (angular_a, angular_b) = (cross(&ra, &n), cross(&rb, &n));
             let k_n =
                 ma + mb + angular_a.dot(&ia.mul(&angular_a)) + angular_b.dot(&ib.mul(&angular_b));
             let mass = k_n.select_gt(zero, one / k_n.select_gt(zero, k_n, one), zero);
             p.normal_mass = present.select_gt(zero, mass, zero);
-            p.base_separation = inputs.separation[k] - n.dot(&(rb - ra));
+            (p.angular_a, p.angular_b) = (angular_a, angular_b);
+            p.base_separation = inputs.separation[k];
             let lever = ra - ca;
             p.lever_arm = present.select_gt(zero, lever.dot(&lever).sqrt(), zero);
             let approach = n.dot(&(inputs.velocity_b - inputs.velocity_a))
@@ -574,6 +582,21 @@ impl<const L: usize> Bundle<L> {
         b.w += self.pair.inv_inertia_b.mul(&impulse);
     }
 
+    /// Applies normal impulse `lambda` at point `p`: minus to A, plus to B.
+    #[inline(always)]
+    fn push(&self, p: &PointLanes<L>, lambda: F<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
+        a.v -= self.normal * (lambda * self.pair.inv_mass_a);
+        a.w -= self.pair.inv_inertia_a.mul(&(p.angular_a * lambda));
+        b.v += self.normal * (lambda * self.pair.inv_mass_b);
+        b.w += self.pair.inv_inertia_b.mul(&(p.angular_b * lambda));
+    }
+
+    /// The normal relative velocity at point `p`, B's minus A's.
+    #[inline(always)]
+    fn normal_velocity(&self, p: &PointLanes<L>, a: &Lanes<L>, b: &Lanes<L>) -> F<L> {
+        self.normal.dot(&(b.v - a.v)) + p.angular_b.dot(&b.w) - p.angular_a.dot(&a.w)
+    }
+
     /// The relative velocity of anchors `ra`, `rb`, B's minus A's.
     #[inline(always)]
     fn relative_velocity(ra: &V3<L>, rb: &V3<L>, a: &Lanes<L>, b: &Lanes<L>) -> V3<L> {
@@ -587,8 +610,7 @@ impl<const L: usize> Bundle<L> {
         let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
         let [t1, t2] = &self.tangents;
         for p in &self.points {
-            let impulse = self.normal * p.normal_impulse;
-            self.apply(&p.anchor_a, &p.anchor_b, &impulse, &mut a, &mut b);
+            self.push(p, p.normal_impulse, &mut a, &mut b);
         }
         let friction = *t1 * self.friction_impulse[0] + *t2 * self.friction_impulse[1];
         self.apply(&self.center_a, &self.center_b, &friction, &mut a, &mut b);
@@ -614,8 +636,13 @@ impl<const L: usize> Bundle<L> {
         let mut a = Lanes::gather::<AVX2>(bodies, &self.pair.body_a);
         let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
         let n = self.normal;
-        let n_a = a.dq.inverse_rotate(&n);
-        let n_b = b.dq.inverse_rotate(&n);
+        // The live separation to first order in the bodies' turns since the step began:
+        // `n . (q r - r)` is `theta . (r x n)` for a turn `theta` (twice the delta rotation's
+        // vector part), so the angular Jacobians serve here too. A body turning fast enough for
+        // the second order to matter (a 0.5 m anchor at 5 rad/s errs by 2 mm in a 60 Hz step)
+        // is a speculative contact's worry only, and its margin covers it.
+        let two = F::splat(2.0);
+        let (turn_a, turn_b) = (a.dq.v * two, b.dq.v * two);
         let moved = n.dot(&(b.dp - a.dp));
         let (zero, one) = (F::splat(0.0), F::splat(1.0));
         let inv_h = F::splat(1.0 / settings.h);
@@ -623,7 +650,7 @@ impl<const L: usize> Bundle<L> {
         for k in 0..WIDE_POINTS {
             let p = &self.points[k];
             let separation =
-                p.base_separation + moved + n_b.dot(&p.anchor_b) - n_a.dot(&p.anchor_a);
+                p.base_separation + moved + turn_b.dot(&p.angular_b) - turn_a.dot(&p.angular_a);
             // Apart: rigid, closing at most the gap. Overlapping: the spring (biased pass) or
             // rigid without bias (relax pass).
             let (soft_bias, soft_mass, soft_impulse) = if use_bias {
@@ -638,17 +665,11 @@ impl<const L: usize> Bundle<L> {
             let bias = separation.select_gt(zero, separation * inv_h, soft_bias);
             let mass_scale = separation.select_gt(zero, one, soft_mass);
             let impulse_scale = separation.select_gt(zero, zero, soft_impulse);
-            let vn = n.dot(&Self::relative_velocity(&p.anchor_a, &p.anchor_b, &a, &b));
+            let vn = self.normal_velocity(p, &a, &b);
             let old = p.normal_impulse;
             let wanted = old - p.normal_mass * mass_scale * (vn + bias) - impulse_scale * old;
             let total = wanted.max(zero);
-            self.apply(
-                &p.anchor_a,
-                &p.anchor_b,
-                &(n * (total - old)),
-                &mut a,
-                &mut b,
-            );
+            self.push(p, total - old, &mut a, &mut b);
             let q = &mut self.points[k];
             q.normal_impulse = total;
             q.max_normal_impulse = q.max_normal_impulse.max(total);
@@ -714,7 +735,6 @@ impl<const L: usize> Bundle<L> {
         }
         let mut a = Lanes::gather::<AVX2>(bodies, &self.pair.body_a);
         let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
-        let n = self.normal;
         let zero = F::splat(0.0);
         let mut any = false;
         for k in 0..WIDE_POINTS {
@@ -731,17 +751,11 @@ impl<const L: usize> Bundle<L> {
                 }
             }
             let target = -(cold.restitution * cold.approach_speed[k]);
-            let vn = n.dot(&Self::relative_velocity(&p.anchor_a, &p.anchor_b, &a, &b));
+            let vn = self.normal_velocity(p, &a, &b);
             let old = p.normal_impulse;
             let wanted = (old - p.normal_mass * (vn - target)).max(zero);
             let total = bounces.select_gt(zero, wanted, old);
-            self.apply(
-                &p.anchor_a,
-                &p.anchor_b,
-                &(n * (total - old)),
-                &mut a,
-                &mut b,
-            );
+            self.push(p, total - old, &mut a, &mut b);
             self.points[k].normal_impulse = total;
         }
         if any {
@@ -938,6 +952,8 @@ mod tests {
             for (k, p) in c.points.iter().enumerate() {
                 let q = &bundle.points[k];
                 assert_eq!(bits(q.base_separation.0[lane]), bits(p.base_separation));
+                assert!(same(&q.angular_a.get(lane), &p.normal.angular_a));
+                assert!(same(&q.angular_b.get(lane), &p.normal.angular_b));
                 assert_eq!(
                     bits(q.normal_mass.0[lane]),
                     bits(p.normal.mass),
