@@ -1,103 +1,115 @@
-//! `sprung plot springs` draws a real picture: a PNG with the curves in it.
+//! `sprung plot` draws real pictures, and the accuracy picture shows what the toolkit promises.
 
-#[test]
-fn the_springs_plot_is_a_picture() {
-    let canvas = sprung_demos::spring_plot::springs();
-    // Seven curves, grid, text and background: many colours, not a blank page.
-    assert!(canvas.colours() > 8, "only {} colours", canvas.colours());
-    let png = canvas.png();
-    assert_eq!(&png[..8], &[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]);
-    assert_eq!(&png[12..16], b"IHDR");
-    assert_eq!(
-        u32::from_be_bytes([png[16], png[17], png[18], png[19]]),
-        960
+use sprung_demos::plot::{decode_png, Canvas};
+use sprung_demos::spring_plot::{self, PALETTE, SIZE};
+
+/// A chart: the picture's size, mostly white, with text and grid, and the curves of the first
+/// `curves` palette colours each drawn over many pixels.
+fn check_chart(name: &str, canvas: &Canvas, curves: usize) {
+    assert_eq!(canvas.size(), SIZE, "{name}");
+    let total = SIZE.0 * SIZE.1;
+    let white = canvas.count_near([255, 255, 255], 0);
+    assert!(
+        white > total / 2 && white < total,
+        "{name}: {white} white of {total}"
     );
-    assert_eq!(&png[png.len() - 8..png.len() - 4], b"IEND");
-    // The pixels survive the deflate: inflating the IDAT gives one filter byte plus 3 per pixel
-    // on every row.
-    let idat = png.windows(4).position(|w| w == b"IDAT").unwrap();
-    let len =
-        u32::from_be_bytes([png[idat - 4], png[idat - 3], png[idat - 2], png[idat - 1]]) as usize;
-    let raw = miniz_oxide::inflate::decompress_to_vec_zlib(&png[idat + 4..idat + 4 + len]).unwrap();
-    assert_eq!(raw.len(), 600 * (960 * 3 + 1));
-    let inked = raw
-        .chunks(3)
-        .filter(|p| p.len() == 3 && p != &[255, 255, 255])
-        .count();
-    assert!(inked > 20_000, "{inked} non-white pixels");
+    // Anti-aliased lines and text: many shades, not a handful of flat colours.
+    assert!(
+        canvas.colours() > 200,
+        "{name}: {} colours",
+        canvas.colours()
+    );
+    // Text and axes: dark pixels.
+    assert!(canvas.count_near([0, 0, 0], 60) > 2000, "{name}: no text");
+    for (i, colour) in PALETTE.iter().take(curves).enumerate() {
+        let inked = canvas.count_near(*colour, 12);
+        assert!(
+            inked > 150,
+            "{name}: curve {i} {colour:?} has {inked} pixels"
+        );
+    }
 }
 
-/// The PNG reader reads back what the writer wrote, pixel for pixel.
+#[test]
+fn the_springs_picture_shows_seven_curves() {
+    check_chart("springs", &spring_plot::springs(), 7);
+}
+
+#[test]
+fn the_accuracy_picture_shows_seven_curves() {
+    check_chart("accuracy", &spring_plot::accuracy(), 7);
+}
+
+#[test]
+fn the_energy_picture_shows_its_curves() {
+    // Blue kinetic, red total, green gravitational, orange springs.
+    check_chart("energy", &spring_plot::energy(), 3);
+    assert!(spring_plot::energy().count_near(PALETTE[4], 12) > 150);
+}
+
+/// The toolkit's springs follow their closed forms to f32 rounding at every time step from
+/// 1/960 s to 1/15 s; the same spring integrated step by step errs in proportion to the step.
+#[test]
+fn the_toolkit_springs_are_exact_and_integrators_are_first_order() {
+    let series = spring_plot::accuracy_series();
+    for (name, _, points) in &series[..3] {
+        for &(dt, error) in points {
+            assert!(error < 1e-5, "{name}: {error} at dt {dt}");
+        }
+    }
+    for (name, _, points) in &series[3..] {
+        let (first, last) = (points[0], points[points.len() - 1]);
+        // 64 times the step: about 64 times the error for a first-order method.
+        let growth = last.1 / first.1;
+        assert!(
+            growth > 16.0,
+            "{name}: error grew {growth}x over a 64x step"
+        );
+        assert!(first.1 > 1e-3, "{name}: {} at the smallest step", first.1);
+    }
+}
+
+/// The PNG writer and reader agree pixel for pixel, and the reader refuses what is not a PNG.
 #[test]
 fn a_png_reads_back_as_written() {
-    let canvas = sprung_demos::spring_plot::springs();
-    let back = sprung_demos::plot::decode_png(&canvas.png()).unwrap();
-    assert_eq!(back.size(), canvas.size());
-    assert!(back.pixels() == canvas.pixels());
-    assert!(sprung_demos::plot::decode_png(b"not a png").is_err());
+    let canvas = spring_plot::springs();
+    let png = canvas.png();
+    assert_eq!(&png[..8], &[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]);
+    let back = decode_png(&png).unwrap();
+    assert_eq!(back, canvas);
+    assert!(decode_png(b"not a png").is_err());
 }
 
-/// Rows filtered each of the PNG's five ways (as other writers do) read back to the pixels.
+/// The pendulum of the energy picture against its closed forms: its kinetic energy peaks
+/// every half period, `T = 2 pi sqrt(I / (m g L)) (1 + a^2/16 + 11 a^4/3072)` for amplitude
+/// `a` (a ball of radius r: `I = m L^2 + (2/5) m r^2`), and it keeps its energy (the README
+/// says how much).
 #[test]
-fn every_png_row_filter_reads_back() {
-    let (width, height) = (7usize, 10usize);
-    let pixel = |x: usize, y: usize| -> [u8; 3] {
-        let v = (x * 37 + y * 91 + x * y * 13) as u8;
-        [v, v.wrapping_mul(3), 255 - v]
-    };
-    let paeth = |a: u8, b: u8, c: u8| {
-        let p = a as i16 + b as i16 - c as i16;
-        let (pa, pb, pc) = (
-            (p - a as i16).abs(),
-            (p - b as i16).abs(),
-            (p - c as i16).abs(),
-        );
-        if pa <= pb && pa <= pc {
-            a
-        } else if pb <= pc {
-            b
-        } else {
-            c
-        }
-    };
-    let mut raw = Vec::new();
-    let mut previous = vec![0u8; width * 3];
-    for y in 0..height {
-        let line: Vec<u8> = (0..width).flat_map(|x| pixel(x, y)).collect();
-        let filter = (y % 5) as u8;
-        raw.push(filter);
-        for i in 0..line.len() {
-            let left = if i >= 3 { line[i - 3] } else { 0 };
-            let up = previous[i];
-            let up_left = if i >= 3 { previous[i - 3] } else { 0 };
-            let predicted = match filter {
-                0 => 0,
-                1 => left,
-                2 => up,
-                3 => ((left as u16 + up as u16) / 2) as u8,
-                _ => paeth(left, up, up_left),
-            };
-            raw.push(line[i].wrapping_sub(predicted));
-        }
-        previous = line;
-    }
-    let mut png = vec![0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
-    let mut header = Vec::new();
-    header.extend((width as u32).to_be_bytes());
-    header.extend((height as u32).to_be_bytes());
-    header.extend([8, 2, 0, 0, 0]);
-    let zlib = miniz_oxide::deflate::compress_to_vec_zlib(&raw, 6);
-    for (kind, data) in [(b"IHDR", header), (b"IDAT", zlib), (b"IEND", Vec::new())] {
-        png.extend((data.len() as u32).to_be_bytes());
-        png.extend(kind);
-        png.extend(&data);
-        png.extend([0; 4]); // the reader does not check CRCs
-    }
-    let back = sprung_demos::plot::decode_png(&png).unwrap();
-    assert_eq!(back.size(), (width, height));
-    for y in 0..height {
-        for x in 0..width {
-            assert_eq!(back.pixels()[y * width + x], pixel(x, y), "({x}, {y})");
-        }
-    }
+fn the_pendulum_swings_at_its_period_and_keeps_its_energy() {
+    let [kinetic, _, _, total] = spring_plot::energy_over_time(spring_plot::pendulum(), 6.0);
+    let peaks: Vec<f64> = kinetic
+        .windows(3)
+        .filter(|w| w[1].1 > w[0].1 && w[1].1 >= w[2].1 && w[1].1 > 2.0)
+        .map(|w| w[1].0)
+        .collect();
+    assert!(peaks.len() >= 5, "{peaks:?}");
+    let half_period = (peaks[peaks.len() - 1] - peaks[0]) / (peaks.len() - 1) as f64;
+    let (a, length, r, g): (f64, f64, f64, f64) = (60f64.to_radians(), 1.0, 0.1, 9.81);
+    let inertia = length * length + 0.4 * r * r;
+    let period = 2.0
+        * std::f64::consts::PI
+        * (inertia / (g * length)).sqrt()
+        * (1.0 + a * a / 16.0 + 11.0 * a.powi(4) / 3072.0);
+    // Peaks are found to a step (1/60 s) each; over five half periods that is 0.3%.
+    assert!(
+        (2.0 * half_period - period).abs() < 0.01 * period,
+        "period {} against {period}",
+        2.0 * half_period
+    );
+    let kept = total.last().unwrap().1 / total[0].1;
+    println!(
+        "the pendulum keeps {:.2}% of its energy over 6 s",
+        kept * 100.0
+    );
+    assert!(kept > 0.98 && kept <= 1.0 + 1e-6, "{kept}");
 }

@@ -216,7 +216,8 @@ fn a_box_rests_on_a_height_field_at_the_fields_height() {
 }
 
 #[test]
-fn a_sphere_rolls_down_a_sloped_height_field_at_five_sevenths_g_sin_theta_less_rolling_resistance() {
+fn a_sphere_rolls_down_a_sloped_height_field_at_five_sevenths_g_sin_theta_less_rolling_resistance()
+{
     // A plane rising along +x, 12 x 12 cells: every cell crossed is two more seams.
     let slope = 0.3;
     let heights = DMatrix::from_fn(13, 13, |_, j| slope * (j as Real - 6.0));

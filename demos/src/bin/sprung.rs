@@ -26,7 +26,7 @@ enum Command {
     Bench(Bench),
     /// Draw a plot to a PNG file.
     Plot {
-        /// What to plot: `springs`, the spring toolkit's step responses.
+        /// What to plot.
         what: PlotKind,
         /// The PNG file to write.
         #[arg(long, value_name = "FILE.png")]
@@ -40,6 +40,10 @@ enum Command {
 enum PlotKind {
     /// The spring toolkit's step responses.
     Springs,
+    /// Each spring's error against its closed form as the time step grows (log-log).
+    Accuracy,
+    /// Energy over time of the spring net and of a pendulum.
+    Energy,
 }
 
 #[derive(Args, Debug)]
@@ -188,6 +192,8 @@ fn main() -> ExitCode {
 fn plot(what: PlotKind, out: &std::path::Path) -> ExitCode {
     let picture = match what {
         PlotKind::Springs => sprung_demos::spring_plot::springs(),
+        PlotKind::Accuracy => sprung_demos::spring_plot::accuracy(),
+        PlotKind::Energy => sprung_demos::spring_plot::energy(),
     };
     match picture.save(out) {
         Ok(()) => ExitCode::SUCCESS,
