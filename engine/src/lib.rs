@@ -55,12 +55,13 @@ pub use world::SNAPSHOT_VERSION;
 pub use world::{LimitedSpring, SpringLimit, StepReport, World};
 
 /// Springs outside the rigid-body solver, for gameplay code: the toolkit of dampers, exact
-/// spring-dampers and what is built on them (from the solver crate), the position-based
-/// mass-spring system for ropes and cloth, and the PD controller that drives a body.
+/// spring-dampers and what is built on them (the `sprung-spring` crate, usable without the
+/// engine), the position-based mass-spring system for ropes and cloth, and the PD controller
+/// that drives a body.
 pub mod spring {
     pub use crate::mass_spring::MassSpring;
     pub use crate::pd::PdController;
-    pub use sprung_solver::spring::*;
+    pub use sprung_spring::*;
 }
 
 /// The math types sprung takes and returns (`f32`), so that a user's crate needs no other

@@ -16,7 +16,6 @@ mod parallel;
 pub mod pgs;
 pub mod row;
 pub mod softness;
-pub mod spring;
 pub mod step;
 #[cfg(target_arch = "x86_64")]
 mod transpose;

@@ -90,9 +90,9 @@ impl<T: SpringValue> CharacterState<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::softness::CRITICAL_HALF;
-    use crate::spring::testing::{rk4, H};
+    use crate::testing::{rk4, H};
     use crate::Vector;
+    use crate::CRITICAL_HALF;
 
     fn start() -> CharacterState<Vector> {
         CharacterState {

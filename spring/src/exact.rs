@@ -21,8 +21,8 @@
 //! spring settle at rest at `g + d q / s` (Holden's convention), not track a moving goal.
 
 use super::{valid_dt, SpringValue};
-use crate::softness::{Spring, CRITICAL_HALF};
 use crate::Real;
+use crate::{Spring, CRITICAL_HALF};
 
 /// One exact step of a spring-damper of given parameters and time step: the six coefficients of
 /// the linear map from `(x0 - g, v0, q)` to `(x1 - g, v1)`. Compute it once to step many values
@@ -186,8 +186,8 @@ fn taylor(a: f64, b: f64, t: f64) -> [f64; 4] {
 /// [`SpringStep::new`] (a no-op, or a snap for a zero halflife).
 ///
 /// ```
-/// use sprung_solver::softness::Spring;
-/// use sprung_solver::spring::spring_damper;
+/// use sprung_spring::Spring;
+/// use sprung_spring::spring_damper;
 ///
 /// // A bouncy spring chasing a goal at 2 m, which moves at 1 m/s.
 /// let spring = Spring::Frequency { hertz: 1.0, damping_ratio: 0.3 };
@@ -214,7 +214,7 @@ pub fn spring_damper<T: SpringValue>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spring::testing::spring_reference;
+    use crate::testing::spring_reference;
     use crate::Vector;
 
     fn settings() -> Vec<Spring> {
@@ -265,7 +265,7 @@ mod tests {
     fn matches_the_ode() {
         let (x0, v0, g, q) = (-0.7_f32, 1.5_f32, 0.4_f32, -0.8_f32);
         for spring in settings() {
-            let (s, d) = crate::spring::params::stiffness_damping(&spring);
+            let (s, d) = crate::params::stiffness_damping(&spring);
             for dt in [0.004_f32, 0.05, 0.3, 1.1] {
                 let (mut x, mut v) = (x0, v0);
                 spring_damper(&mut x, &mut v, g, q, &spring, dt);

@@ -1,4 +1,7 @@
-//! The spring toolkit: stable, frame-rate-independent dampers and springs for gameplay code.
+//! sprung-spring: stable, frame-rate-independent dampers and springs for gameplay code, and
+//! [`Spring`], the one way every spring of sprung is set (the solver's soft rows too). Usable
+//! without the engine (its only dependency is nalgebra); the engine re-exports it as
+//! `sprung::spring`.
 //!
 //! The maths follows Daniel Holden, "Spring-It-On: The Game Developer's Spring-Roll-Call"
 //! (exact dampers and spring-dampers and what is built on them), and Huw Bowles, "Spring
@@ -6,7 +9,7 @@
 //!
 //! Conventions shared by every file:
 //! - Toolkit springs are per unit mass (the acceleration form, effective mass 1). General springs
-//!   are set with [`crate::softness::Spring`]; the critically damped family is set with a
+//!   are set with [`crate::Spring`]; the critically damped family is set with a
 //!   halflife in seconds, with the engine's exact convention: `w = CRITICAL_HALF / halflife`, so
 //!   that a critical spring released from rest closes exactly half the distance in one halflife
 //!   (Holden's article uses `w = 2 ln 2 / halflife`, which halves at about 0.83 halflife; see
@@ -55,11 +58,21 @@ pub use derived::{DoubleSpring, TimedSpring, VelocitySpring};
 pub use exact::{spring_damper, SpringStep};
 pub use inertialization::{Inertializer, RotationInertializer};
 pub use integrators::Integrator;
+pub use params::{
+    Spring, SpringError, CRITICAL_HALF, MAX_DAMPING_RATIO, MAX_HALFLIFE, MAX_HERTZ, MAX_STIFFNESS,
+    MIN_HALFLIFE,
+};
 pub use rotation::{quaternion_damper, quaternion_spring};
 pub use substep::{substep_max_dt, substep_uniform, FixedStepper};
 
-use crate::Real;
 use std::ops::{Add, Mul, Sub};
+
+/// Scalars are f32, as in the engine.
+pub type Real = f32;
+/// 3-vectors.
+pub type Vector = nalgebra::Vector3<Real>;
+/// Unit quaternions.
+pub type Quaternion = nalgebra::UnitQuaternion<Real>;
 
 /// A value a spring can move: a scalar (`f32`) or a 3-vector ([`crate::Vector`]). The toolkit
 /// writes its maths once on scalar coefficients and applies them through these operations.

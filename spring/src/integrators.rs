@@ -20,8 +20,8 @@
 //!   every `h`, and never gains energy; it loses some, the more the larger `w h`.
 
 use super::{valid_dt, SpringValue};
-use crate::softness::Spring;
 use crate::Real;
+use crate::Spring;
 
 /// A time-stepping scheme for a damped spring with a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,7 +117,7 @@ impl Integrator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spring::spring_damper;
+    use crate::spring_damper;
 
     /// Energy per unit mass about a resting target at 0: `(w^2 x^2 + v^2) / 2`.
     fn energy(x: Real, v: Real, omega: Real) -> Real {

@@ -12,8 +12,8 @@
 //! where the closed form would cancel.
 
 use super::{valid_dt, SpringValue};
-use crate::softness::CRITICAL_HALF;
 use crate::Real;
+use crate::CRITICAL_HALF;
 
 /// Taylor coefficients of `B(y) = (1 - e^-y (1 + y)) / y^2 = sum (-1)^k (k+1) y^k / (k+2)!`;
 /// twelve terms reach f32 rounding for `y < 1`.
@@ -192,9 +192,9 @@ pub fn decay_spring_damper<T: SpringValue>(x: &mut T, v: &mut T, halflife: Real,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::softness::Spring;
-    use crate::spring::spring_damper;
-    use crate::spring::testing::spring_reference;
+    use crate::spring_damper;
+    use crate::testing::spring_reference;
+    use crate::Spring;
     use crate::Vector;
 
     const HALFLIVES: [Real; 4] = [0.02, 0.15, 0.6, 3.0];

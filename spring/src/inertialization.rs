@@ -142,7 +142,7 @@ impl RotationInertializer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spring::rotation::rotation_vector;
+    use crate::rotation::rotation_vector;
 
     // Two animations and their rates.
     fn a(t: Real) -> (Vector, Vector) {

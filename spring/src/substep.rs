@@ -166,8 +166,8 @@ pub fn lerp_pair<T: SpringValue>(a: &(T, T), b: &(T, T), alpha: Real) -> (T, T) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::softness::Spring;
-    use crate::spring::{spring_damper, Integrator};
+    use crate::Spring;
+    use crate::{spring_damper, Integrator};
 
     const SPRING: Spring = Spring::Frequency {
         hertz: 1.0,

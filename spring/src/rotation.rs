@@ -129,7 +129,7 @@ pub fn quaternion_spring(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spring::simple_spring_damper;
+    use crate::simple_spring_damper;
     use std::f32::consts::PI;
 
     /// Angle (rad) between two rotations, accurate when small.

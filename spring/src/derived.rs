@@ -13,8 +13,8 @@
 //! so they are stable for any `dt` but not exactly frame-rate independent.
 
 use super::{simple_spring_damper, valid_dt, SpringValue};
-use crate::softness::CRITICAL_HALF;
 use crate::Real;
+use crate::CRITICAL_HALF;
 
 /// `w t` at which the double spring released from rest has closed half the distance: the root
 /// of `e^-y (1 + y + y^2/2 + y^3/6) = 1/2` (the median of a Gamma(4) law).
@@ -191,8 +191,8 @@ pub fn double_spring_stage_halflife(halflife: Real) -> Real {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spring::critical::CriticalStep;
-    use crate::spring::testing::{rk4, H};
+    use crate::critical::CriticalStep;
+    use crate::testing::{rk4, H};
     use crate::Vector;
 
     #[test]
