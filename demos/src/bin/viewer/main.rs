@@ -37,7 +37,7 @@ const HELP: &[&str] = &[
     "left drag space: orbit   right/shift drag: pan   wheel: zoom",
     "F follow body under cursor   Space pause   N step   R restart",
     "T slow motion   Tab / shift+Tab next / previous scene",
-    "1 contacts   2 joints   3 AABBs   4 islands   H hide help",
+    "1 contacts   2 joints   3 AABBs   4 islands   H hide help   I all stats",
     "spring: Q/A hertz   W/S damping ratio   E/D force cap",
 ];
 
@@ -204,6 +204,9 @@ struct Show {
     aabbs: bool,
     islands: bool,
     hide_help: bool,
+    /// The stats panel in full (every line) rather than its first line: on by default only
+    /// where the window is wide enough that it does not cover the scene.
+    all_stats: bool,
 }
 
 /// What a held mouse button is doing.
@@ -373,7 +376,13 @@ impl App {
         };
         App {
             stepper: FixedStepper::new(specs[current].dt, 4).expect("a scene's dt is valid"),
-            show: options.show,
+            show: Show {
+                // A scene of joints shows them from the start; the stats in full only where
+                // the window is wide enough for them to leave the scene alone.
+                joints: options.show.joints || scene.world.joints().next().is_some(),
+                all_stats: options.size.0 >= 1600,
+                ..options.show
+            },
             options,
             specs,
             current,
@@ -407,6 +416,10 @@ impl App {
         self.current = index;
         let spec = self.specs[index];
         self.scene = (spec.build)();
+        // A scene of joints shows them from the start (2 hides them).
+        if switch && self.scene.world.joints().next().is_some() {
+            self.show.joints = true;
+        }
         self.view = SceneView::new(&self.scene.world);
         self.stepper = FixedStepper::new(spec.dt, 4).expect("a scene's dt is valid");
         self.stats = Stats::default();
@@ -515,6 +528,7 @@ impl App {
                 KeyCode::Key3 => self.show.aabbs = !self.show.aabbs,
                 KeyCode::Key4 => self.show.islands = !self.show.islands,
                 KeyCode::H => self.show.hide_help = !self.show.hide_help,
+                KeyCode::I => self.show.all_stats = !self.show.all_stats,
                 KeyCode::Q | KeyCode::A => {
                     self.change_spring(|s| s.change_hertz(*key == KeyCode::Q))
                 }
@@ -783,6 +797,13 @@ impl App {
             ),
             overlay::TEXT,
         ));
+        if !self.show.all_stats {
+            // One line at the top right: the scene, its time and the frame rate (I shows all).
+            stats.truncate(1);
+            stats[0]
+                .0
+                .push_str(&format!("   {} fps   (I: stats)", get_fps()));
+        }
         let width = stats
             .iter()
             .map(|(t, _)| measure_text(t, None, TEXT_SIZE, 1.0).width)
