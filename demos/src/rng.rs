@@ -1,7 +1,12 @@
 //! splitmix64, exactly as docs/SCENES.md writes it: the one seeded generator of the
-//! scenes and of the benches (which use it from here).
+//! scenes, the benches (which use it from here) and the collision crate's tests (which include
+//! this file: it needs only nalgebra).
 
-use sprung::math::{Isometry, Real, Vector};
+use nalgebra::{Isometry3, Vector3};
+
+type Real = f32;
+type Vector<T> = Vector3<T>;
+type Isometry<T> = Isometry3<T>;
 
 /// splitmix64, as in docs/SCENES.md; the state is the seed to start with.
 ///
