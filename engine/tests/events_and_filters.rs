@@ -1,26 +1,16 @@
 //! Filters (groups, per-pair exclusion, sensors) and the events a step reports.
 
+mod common;
+
 use sprung::math::{Real, Vector};
 use sprung::{BodyHandle, ColliderBuilder, Event, RigidBodyBuilder, World};
 
 const DT: Real = 1.0 / 60.0;
 
-fn ground(world: &mut World) -> BodyHandle {
-    let ground = world
-        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::cuboid(20.0, 1.0, 20.0), ground)
-        .unwrap();
-    ground
-}
+use common::body_at as cube_at;
 
-fn cube_at(world: &mut World, at: Vector<Real>, collider: ColliderBuilder) -> BodyHandle {
-    let body = world
-        .add_body(RigidBodyBuilder::dynamic().translation(at))
-        .unwrap();
-    world.add_collider(collider, body).unwrap();
-    body
+fn ground(world: &mut World) -> BodyHandle {
+    common::ground(world, 20.0)
 }
 
 #[test]

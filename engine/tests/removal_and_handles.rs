@@ -1,6 +1,8 @@
 //! Removing things a game removes every day, and handles that do not belong: never a panic,
 //! always a typed error, and the world steps on. Through the public API only.
 
+mod common;
+
 use sprung::math::{Isometry, Point, Real, Vector};
 use sprung::{ColliderBuilder, Error, Event, JointBuilder, RigidBodyBuilder, Spring, World};
 
@@ -14,18 +16,12 @@ fn cube_on_ground() -> (
     sprung::BodyHandle,
 ) {
     let mut world = World::default();
-    let ground = world
-        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -0.5, 0.0)))
-        .unwrap();
-    let slab = world
-        .add_collider(ColliderBuilder::cuboid(10.0, 0.5, 10.0), ground)
-        .unwrap();
-    let cube = world
-        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 0.5, 0.0)))
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), cube)
-        .unwrap();
+    let (ground, slab) = common::ground_with(&mut world, 10.0, |c| c);
+    let cube = common::cuboid(
+        &mut world,
+        Vector::new(0.0, 0.5, 0.0),
+        Vector::new(0.5, 0.5, 0.5),
+    );
     for _ in 0..60 {
         world.step(DT).unwrap();
     }

@@ -1,6 +1,8 @@
 //! Friction against Coulomb's law: a cube at rest stays put; on a slope it stays when
 //! tan(theta) < mu and otherwise slides with a = g (sin(theta) - mu cos(theta)) (PHYSICS.md).
 
+mod common;
+
 use sprung::math::{Isometry, Real, Rotation, Vector};
 use sprung::{BodyHandle, ColliderBuilder, RigidBodyBuilder, World};
 
@@ -9,12 +11,7 @@ const DT: Real = 1.0 / 60.0;
 #[test]
 fn a_cube_resting_on_the_ground_moves_less_than_a_millimetre_in_ten_seconds() {
     let mut world = World::default();
-    let ground = world
-        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::cuboid(100.0, 1.0, 100.0), ground)
-        .unwrap();
+    common::ground(&mut world, 100.0);
     let cube = world
         .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.3, 0.5, -0.7)))
         .unwrap();
@@ -99,15 +96,7 @@ fn a_sliding_cube_slows_at_mu_g_in_every_direction() {
     let mu = 0.3;
     for degrees in [0.0_f32, 20.0, 45.0, 70.0] {
         let mut world = World::default();
-        let ground = world
-            .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
-            .unwrap();
-        world
-            .add_collider(
-                ColliderBuilder::cuboid(50.0, 1.0, 50.0).friction(mu),
-                ground,
-            )
-            .unwrap();
+        common::ground_with(&mut world, 50.0, |c| c.friction(mu));
         let heading = Vector::new(degrees.to_radians().cos(), 0.0, degrees.to_radians().sin());
         let cube = world
             .add_body(

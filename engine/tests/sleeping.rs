@@ -1,6 +1,8 @@
 //! Islands and sleeping: a settled stack sleeps as a unit, costs no solver work while it
 //! sleeps, wakes when something touches it or the user changes it, and sleeps again.
 
+mod common;
+
 use sprung::math::{Real, Vector};
 use sprung::{BodyHandle, ColliderBuilder, Event, RigidBodyBuilder, World};
 
@@ -8,12 +10,7 @@ const DT: Real = 1.0 / 60.0;
 
 /// A small pyramid of cubes (rows of 4, 3, 2, 1) on a ground box.
 fn pyramid(world: &mut World) -> (BodyHandle, Vec<BodyHandle>) {
-    let ground = world
-        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::cuboid(20.0, 1.0, 20.0), ground)
-        .unwrap();
+    let ground = common::ground(world, 20.0);
     let mut cubes = Vec::new();
     for row in 0..4 {
         for j in 0..4 - row {

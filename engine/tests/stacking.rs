@@ -9,8 +9,10 @@
 //! wall at 8 substeps (docs/PERFORMANCE.md): the test reads it as SCENES.md reads drift,
 //! horizontally, and holds the sink to the physics of the springs instead.)
 
+mod common;
+
 use sprung::math::{Real, Vector};
-use sprung::{BodyHandle, ColliderBuilder, RigidBodyBuilder, World};
+use sprung::{BodyHandle, World};
 
 const DT: Real = 1.0 / 60.0;
 
@@ -40,23 +42,10 @@ fn tuned() -> World {
     world
 }
 
-fn ground(world: &mut World) {
-    let ground = world
-        .add_body(RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)))
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::cuboid(50.0, 1.0, 50.0), ground)
-        .unwrap();
-}
+use common::cuboid;
 
-fn cuboid(world: &mut World, at: Vector<Real>, half: Vector<Real>) -> BodyHandle {
-    let body = world
-        .add_body(RigidBodyBuilder::dynamic().translation(at))
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::cuboid(half.x, half.y, half.z), body)
-        .unwrap();
-    body
+fn ground(world: &mut World) {
+    common::ground(world, 50.0);
 }
 
 /// What a run of `seconds` did to `bodies`: the largest distance any moved from its start at
