@@ -3,7 +3,7 @@
 
 mod common;
 
-use sprung::math::{Isometry, Real, Rotation, Vector};
+use sprung::math::{Real, Vector};
 use sprung::{BodyHandle, ColliderBuilder, RigidBodyBuilder, World};
 
 const DT: Real = 1.0 / 60.0;
@@ -28,40 +28,16 @@ fn a_cube_resting_on_the_ground_moves_less_than_a_millimetre_in_ten_seconds() {
     assert!(end.rotation.angle_to(&start.rotation) < 1e-3);
 }
 
-/// A slope of `theta` (a big static box turned about Z) with a cube resting on it, both of
-/// friction `mu`. Returns the world, the cube and the unit vector down the slope.
+/// A slope of `theta`: a big static box turned about Z, the cube resting on it.
 fn slope(theta: Real, mu: Real) -> (World, BodyHandle, Vector<Real>) {
-    let mut world = World::default();
-    let tilt = Rotation::from_axis_angle(&Vector::z_axis(), theta);
-    let plane = world
-        .add_body(
-            RigidBodyBuilder::fixed().pose(Isometry::from_parts(Vector::zeros().into(), tilt)),
-        )
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::cuboid(40.0, 0.5, 40.0).friction(mu), plane)
-        .unwrap();
-    // The cube sits on the top face (normal tilt * y), 0.5 + 0.5 from the plane's centre.
-    let centre = tilt * Vector::new(0.0, 1.0, 0.0);
-    let cube = world
-        .add_body(RigidBodyBuilder::dynamic().pose(Isometry::from_parts(centre.into(), tilt)))
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5).friction(mu), cube)
-        .unwrap();
-    // Down the slope: the plane's -x direction tilted, since it rises towards +x.
-    (world, cube, tilt * -Vector::x())
+    common::slope(theta, mu, ColliderBuilder::cuboid(40.0, 0.5, 40.0), 0.5)
 }
 
 #[test]
 fn a_cube_stays_on_a_slope_when_tan_theta_is_below_mu() {
     for (theta_deg, mu) in [(10.0_f32, 0.5_f32), (20.0, 0.5), (25.0, 0.6)] {
         let (mut world, cube, _) = slope(theta_deg.to_radians(), mu);
-        let start = world.body(cube).unwrap().translation();
-        for _ in 0..300 {
-            world.step(DT).unwrap();
-        }
-        let moved = (world.body(cube).unwrap().translation() - start).norm();
+        let moved = common::creep(&mut world, cube, 300, DT);
         assert!(moved < 0.01, "theta {theta_deg} mu {mu}: crept {moved} m");
     }
 }
@@ -73,15 +49,7 @@ fn a_cube_slides_down_a_slope_with_the_coulomb_acceleration() {
         let theta = theta_deg.to_radians();
         let expected = g * (theta.sin() - mu * theta.cos());
         let (mut world, cube, down) = slope(theta, mu);
-        let speed = |w: &World| w.body(cube).unwrap().linear_velocity().dot(&down);
-        for _ in 0..30 {
-            world.step(DT).unwrap();
-        }
-        let v1 = speed(&world);
-        for _ in 0..60 {
-            world.step(DT).unwrap();
-        }
-        let measured = (speed(&world) - v1) / (60.0 * DT);
+        let measured = common::acceleration_along(&mut world, cube, down);
         assert!(
             (measured - expected).abs() < 0.02 * expected,
             "theta {theta_deg} mu {mu}: a = {measured}, Coulomb says {expected}"

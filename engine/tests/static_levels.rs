@@ -5,8 +5,10 @@
 //! when tan(theta) < mu and otherwise slides at g (sin - mu cos); a ball settles at the bottom
 //! of a mesh bowl; bad level geometry is refused with typed errors.
 
+mod common;
+
 use sprung::collision::shape::ShapeError;
-use sprung::math::{Isometry, Point, Real, Rotation, Vector};
+use sprung::math::{Point, Real, Vector};
 use sprung::{BodyHandle, ColliderBuilder, Error, Event, RigidBodyBuilder, World};
 
 use parry3d::na::DMatrix;
@@ -303,53 +305,21 @@ fn a_cube_and_a_sphere_rest_on_a_half_space() {
     assert!((b.translation().x - 3.0).abs() < 1e-3 && (b.translation().z - 2.0).abs() < 1e-3);
 }
 
-/// A half-space tilted by `theta` about Z with a 1 m cube resting on it, both of friction `mu`.
-/// Returns the world, the cube and the unit vector down the slope.
+/// A half-space tilted by `theta` about Z with a 1 m cube resting on it.
 fn tilted(theta: Real, mu: Real) -> (World, BodyHandle, Vector<Real>) {
-    let mut world = World::default();
-    let tilt = Rotation::from_axis_angle(&Vector::z_axis(), theta);
-    let plane = world
-        .add_body(
-            RigidBodyBuilder::fixed().pose(Isometry::from_parts(Vector::zeros().into(), tilt)),
-        )
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::halfspace(Vector::y()).friction(mu), plane)
-        .unwrap();
-    let cube = world
-        .add_body(RigidBodyBuilder::dynamic().pose(Isometry::from_parts(
-            (tilt * Vector::y() * 0.5).into(),
-            tilt,
-        )))
-        .unwrap();
-    world
-        .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5).friction(mu), cube)
-        .unwrap();
-    (world, cube, tilt * -Vector::x())
+    common::slope(theta, mu, ColliderBuilder::halfspace(Vector::y()), 0.0)
 }
 
 #[test]
 fn on_a_twenty_degree_half_space_a_box_stays_at_mu_half_and_slides_at_mu_one_fifth() {
     let theta = 20.0_f32.to_radians();
     let (mut world, cube, _) = tilted(theta, 0.5);
-    let start = world.body(cube).unwrap().translation();
-    for _ in 0..300 {
-        world.step(DT).unwrap();
-    }
-    let moved = (world.body(cube).unwrap().translation() - start).norm();
+    let moved = common::creep(&mut world, cube, 300, DT);
     assert!(moved < 0.01, "crept {moved} m at mu 0.5");
 
     let mu = 0.2;
     let (mut world, cube, down) = tilted(theta, mu);
-    let speed = |w: &World| w.body(cube).unwrap().linear_velocity().dot(&down);
-    for _ in 0..30 {
-        world.step(DT).unwrap();
-    }
-    let v1 = speed(&world);
-    for _ in 0..60 {
-        world.step(DT).unwrap();
-    }
-    let measured = (speed(&world) - v1) / (60.0 * DT);
+    let measured = common::acceleration_along(&mut world, cube, down);
     let expected = G * (theta.sin() - mu * theta.cos());
     println!("tilted half-space: a = {measured}, Coulomb says {expected}");
     assert!(
