@@ -6,7 +6,7 @@
 //! pipeline of DESIGN.md: gather bodies, broad phase (sweep-and-prune), narrow phase (GJK, EPA,
 //! clipped manifolds), solve (substepped sequential impulses with warm starting over a
 //! coloured constraint graph, contacts in SIMD lanes, soft contacts and joints' Baumgarte
-//! correction in the biased pass, then a relax pass), write back. [`FixedStepper`] drives it from variable frame times. Between steps,
+//! correction in the biased pass, then a relax pass), write back. [`World::advance`] drives it from variable frame times with a [`FixedStepper`]. Between steps,
 //! [`World::cast_ray`], [`World::cast_shape`], [`World::intersect_point`] and
 //! [`World::intersect_shape`] ask what is where, through a [`QueryFilter`].
 //!
@@ -34,7 +34,6 @@ mod pd;
 mod query;
 pub mod settings;
 mod sleep;
-mod stepper;
 mod world;
 
 pub use body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
@@ -49,7 +48,7 @@ pub use sprung_collision as collision;
 pub use sprung_solver as solver;
 pub use sprung_solver::pgs::{SimdWidth, SolverSettings};
 pub use sprung_solver::softness::Spring;
-pub use stepper::FixedStepper;
+pub use sprung_spring::FixedStepper;
 #[cfg(feature = "serde")]
 pub use world::SNAPSHOT_VERSION;
 pub use world::{LimitedSpring, SpringLimit, StepReport, World};

@@ -23,6 +23,7 @@ use sprung_solver::joint::{
     JointKind as Rows, MotorJoint, MotorSettings, SliderJoint, SliderSettings, UprightJoint,
 };
 use sprung_solver::pgs::{Solver, SolverSettings};
+use sprung_spring::FixedStepper;
 
 use crate::body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
 use crate::collider::{Collider, ColliderBuilder};
@@ -724,6 +725,36 @@ impl World {
         body.angular_velocity = w;
         self.wake(handle);
         Ok(())
+    }
+
+    /// Steps the world for a frame of `frame_time` (s) in whole steps of `stepper`'s fixed
+    /// step (at most its `max_updates`; time past the cap is dropped, so that a slow frame does
+    /// not snowball into slower ones). The world runs ahead of the frame's time by less than a
+    /// step; the returned fraction (0..1, [`FixedStepper::alpha`]) is where the frame's time
+    /// lies between the last two steps, to blend poses with [`World::interpolated_pose`].
+    /// Physics never depends on the frame rate. For a world stepped with something beside it,
+    /// call [`FixedStepper::try_advance`] with your own step.
+    ///
+    /// Refused: a stepper whose step is outside [`crate::limits`]' time steps, a frame time
+    /// that is negative or not finite. Stops at the first step that fails.
+    ///
+    /// ```
+    /// use sprung::{FixedStepper, World};
+    ///
+    /// let mut world = World::default();
+    /// let mut stepper = FixedStepper::new(1.0 / 60.0, 4);
+    /// // A 25 ms frame runs two 16.7 ms steps; its time is half way through the second.
+    /// let alpha = world.advance(&mut stepper, 0.025).unwrap();
+    /// assert_eq!(stepper.updates(), 2);
+    /// assert!((alpha - 0.5).abs() < 1e-3);
+    /// ```
+    pub fn advance(&mut self, stepper: &mut FixedStepper, frame_time: Real) -> Result<Real, Error> {
+        limits::time_step(stepper.fixed_dt())?;
+        if !(frame_time.is_finite() && frame_time >= 0.0) {
+            return Err(Error::InvalidTimeStep);
+        }
+        stepper.try_advance(frame_time, |dt| self.step(dt).map(|_| ()))?;
+        Ok(stepper.alpha())
     }
 
     /// The pose between the last two steps at fraction `alpha` (0: previous, 1: current), for

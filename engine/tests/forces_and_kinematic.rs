@@ -120,16 +120,17 @@ fn the_fixed_stepper_interpolates_between_the_last_two_steps() {
     let ball = world
         .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 10.0, 0.0)))
         .unwrap();
-    let mut stepper = FixedStepper::new(DT, 3).unwrap();
-    // 10 frames of 7 ms: 70 ms of physics is 4 steps with 3.3 ms left over.
+    let mut stepper = FixedStepper::new(DT, 3);
+    // 10 frames of 7 ms: 70 ms of frames is 5 steps (83.3 ms) of physics, the world ahead by
+    // 13.3 ms, so the frame's time is 0.2 of the way through the last step.
     let mut alpha = 0.0;
     let mut steps = 0;
     for _ in 0..10 {
-        alpha = stepper.advance(&mut world, 0.007).unwrap();
-        steps += stepper.steps_taken();
+        alpha = world.advance(&mut stepper, 0.007).unwrap();
+        steps += stepper.updates();
     }
-    assert_eq!(steps, 4);
-    assert!((alpha - (0.070 - 4.0 * DT) / DT).abs() < 1e-3);
+    assert_eq!(steps, 5);
+    assert!((alpha - (1.0 - (5.0 * DT - 0.070) / DT)).abs() < 1e-3);
     let body = world.body(ball).unwrap();
     let (previous, current) = (world.interpolated_pose(ball, 0.0).unwrap(), *body.pose());
     assert!(previous.translation.y > current.translation.y);
@@ -139,7 +140,8 @@ fn the_fixed_stepper_interpolates_between_the_last_two_steps() {
             < 1e-5
     );
     // A long frame runs at most 3 steps and drops the rest.
-    stepper.advance(&mut world, 1.0).unwrap();
-    assert_eq!(stepper.steps_taken(), 3);
-    assert!(stepper.advance(&mut world, Real::NAN).is_err());
+    world.advance(&mut stepper, 1.0).unwrap();
+    assert_eq!(stepper.updates(), 3);
+    assert!(world.advance(&mut stepper, Real::NAN).is_err());
+    assert!(world.advance(&mut FixedStepper::new(-1.0, 3), 0.1).is_err());
 }

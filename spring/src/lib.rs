@@ -63,7 +63,7 @@ pub use params::{
     MIN_HALFLIFE,
 };
 pub use rotation::{quaternion_damper, quaternion_spring};
-pub use substep::{substep_max_dt, substep_uniform, FixedStepper};
+pub use substep::{substep_max_dt, substep_uniform, FixedStepper, Interpolated};
 
 use std::ops::{Add, Mul, Sub};
 

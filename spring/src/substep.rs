@@ -78,87 +78,161 @@ pub fn substep_uniform<S>(
     h * taken as Real
 }
 
-/// A fixed-step driver: the state advances only by whole steps of `fixed_dt`, possibly ahead
-/// of the frame's time, and the output interpolates between the last two states to land on it.
-/// Deterministic (the sequence of states does not depend on the frame times) and consistent.
+/// A fixed-step driver, the one sprung has: frame times in, whole steps of `fixed_dt` out, at
+/// most `max_updates` a frame (past the cap the backlog is dropped, so that one slow frame does
+/// not make every later one hit the cap). What it drives runs ahead of the frame's time by less
+/// than a step, and [`FixedStepper::alpha`] says where the frame's time lies between the last
+/// two states (0: the one before the last step, 1: the last), to blend them: a world with
+/// `World::interpolated_pose` (sprung's `World::advance` drives one), anything else with
+/// [`Interpolated`]. Deterministic: the states do not depend on the frame times, only their
+/// count does.
+///
+/// ```
+/// use sprung_spring::substep::{FixedStepper, Interpolated};
+///
+/// let mut stepper = FixedStepper::new(0.01, 8);
+/// let mut height = Interpolated::new(0.0_f32);
+/// // A 25 ms frame: three 10 ms steps, the frame's time 0.5 of the way through the last.
+/// assert_eq!(stepper.advance(0.025, |h| height.step(|y| *y += h)), 3);
+/// assert!((stepper.alpha() - 0.5).abs() < 1e-4);
+/// let y = height.output(stepper.alpha(), |a, b, t| a + (b - a) * t);
+/// assert!((y - 0.025).abs() < 1e-6);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct FixedStepper<S> {
-    /// The step (s).
-    pub fixed_dt: Real,
-    /// The most updates per [`FixedStepper::advance`].
-    pub max_updates: usize,
-    previous: S,
-    current: S,
+pub struct FixedStepper {
+    fixed_dt: Real,
+    max_updates: usize,
     /// Frame time not yet simulated (s); at most 0 after an advance: the state is ahead.
     pending: Real,
     alpha: Real,
+    updates: usize,
 }
 
-impl<S: Clone> FixedStepper<S> {
-    /// A stepper at `state`, with step `fixed_dt` (s) and at most `max_updates` per frame.
-    pub fn new(state: S, fixed_dt: Real, max_updates: usize) -> Self {
+impl FixedStepper {
+    /// Steps of `fixed_dt` (s), at most `max_updates` per frame. A `fixed_dt` that is not finite
+    /// and positive makes every advance a no-op (sprung's `World::advance` refuses it).
+    pub fn new(fixed_dt: Real, max_updates: usize) -> FixedStepper {
         FixedStepper {
             fixed_dt,
             max_updates,
-            previous: state.clone(),
-            current: state,
             pending: 0.0,
             alpha: 1.0,
+            updates: 0,
         }
     }
 
-    /// Puts the state at `state` (both interpolation ends), forgetting pending time.
-    pub fn reset(&mut self, state: S) {
-        self.previous = state.clone();
-        self.current = state;
-        self.pending = 0.0;
-        self.alpha = 1.0;
+    /// The step (s).
+    pub fn fixed_dt(&self) -> Real {
+        self.fixed_dt
     }
 
-    /// Advances the frame time by `dt` (s), calling `step(state, fixed_dt)` as many times as
-    /// needed (at most `max_updates`; past the cap the backlog is dropped). Returns the number
-    /// of updates. Bad input (`dt` or `fixed_dt` not finite or not positive) does nothing.
-    pub fn advance(&mut self, dt: Real, mut step: impl FnMut(&mut S, Real)) -> usize {
+    /// The most updates per advance.
+    pub fn max_updates(&self) -> usize {
+        self.max_updates
+    }
+
+    /// Advances the frame time by `dt` (s), calling `step(fixed_dt)` as many times as needed (at
+    /// most `max_updates`). Returns the number of updates. Bad input (`dt` or `fixed_dt` not
+    /// finite or not positive) does nothing.
+    pub fn advance(&mut self, dt: Real, mut step: impl FnMut(Real)) -> usize {
+        let done: Result<usize, std::convert::Infallible> = self.try_advance(dt, |h| {
+            step(h);
+            Ok(())
+        });
+        match done {
+            Ok(updates) => updates,
+            Err(never) => match never {},
+        }
+    }
+
+    /// As [`FixedStepper::advance`] with a step that can fail: stops at the first error, the
+    /// steps before it counted.
+    pub fn try_advance<E>(
+        &mut self,
+        dt: Real,
+        mut step: impl FnMut(Real) -> Result<(), E>,
+    ) -> Result<usize, E> {
+        self.updates = 0;
         if !valid_dt(dt) || !valid_dt(self.fixed_dt) {
-            return 0;
+            return Ok(0);
         }
         self.pending += dt;
-        let mut updates = 0;
-        while self.pending > SLACK * self.fixed_dt && updates < self.max_updates {
-            self.previous = self.current.clone();
-            step(&mut self.current, self.fixed_dt);
+        while self.pending > SLACK * self.fixed_dt && self.updates < self.max_updates {
+            self.updates += 1;
             self.pending -= self.fixed_dt;
-            updates += 1;
+            step(self.fixed_dt)?;
         }
         if self.pending > SLACK * self.fixed_dt {
             self.pending = 0.0; // capped: drop the backlog
         }
         self.alpha = (1.0 + self.pending / self.fixed_dt).clamp(0.0, 1.0);
-        updates
+        Ok(self.updates)
     }
 
-    /// The interpolation weight of [`FixedStepper::current`] (0..1) for this frame.
+    /// Where the frame's time lies between the last two states (0..1).
     pub fn alpha(&self) -> Real {
         self.alpha
     }
 
-    /// The state one fixed step before [`FixedStepper::current`].
+    /// Steps run by the last advance.
+    pub fn updates(&self) -> usize {
+        self.updates
+    }
+
+    /// Forgets the pending time (after a restart: the state is at the frame's time).
+    pub fn reset(&mut self) {
+        self.pending = 0.0;
+        self.alpha = 1.0;
+        self.updates = 0;
+    }
+}
+
+/// The last two states of something stepped by a [`FixedStepper`], to blend for the frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interpolated<S> {
+    previous: S,
+    current: S,
+}
+
+impl<S: Clone> Interpolated<S> {
+    /// Both states at `state`.
+    pub fn new(state: S) -> Self {
+        Interpolated {
+            previous: state.clone(),
+            current: state,
+        }
+    }
+
+    /// Puts both states at `state`.
+    pub fn reset(&mut self, state: S) {
+        self.previous = state.clone();
+        self.current = state;
+    }
+
+    /// One step: the current state becomes the previous one, then `step` advances it.
+    pub fn step(&mut self, step: impl FnOnce(&mut S)) {
+        self.previous = self.current.clone();
+        step(&mut self.current);
+    }
+
+    /// The state before the last step.
     pub fn previous(&self) -> &S {
         &self.previous
     }
 
-    /// The latest simulated state (at or ahead of the frame's time).
+    /// The latest state (at or ahead of the frame's time).
     pub fn current(&self) -> &S {
         &self.current
     }
 
-    /// The state at the frame's time: `interpolate(previous, current, alpha)`.
-    pub fn output(&self, interpolate: impl Fn(&S, &S, Real) -> S) -> S {
-        interpolate(&self.previous, &self.current, self.alpha)
+    /// The state at the frame's time: `interpolate(previous, current, alpha)`, with `alpha`
+    /// from [`FixedStepper::alpha`].
+    pub fn output(&self, alpha: Real, interpolate: impl Fn(&S, &S, Real) -> S) -> S {
+        interpolate(&self.previous, &self.current, alpha)
     }
 }
 
-/// Linear interpolation of a `(position, velocity)` pair, for [`FixedStepper::output`].
+/// Linear interpolation of a `(position, velocity)` pair, for [`Interpolated::output`].
 pub fn lerp_pair<T: SpringValue>(a: &(T, T), b: &(T, T), alpha: Real) -> (T, T) {
     (lerp(a.0, b.0, alpha), lerp(a.1, b.1, alpha))
 }
@@ -234,15 +308,18 @@ mod tests {
     #[test]
     fn fixed_steps_interpolate_onto_the_frame_time() {
         let fixed = 1.0 / 120.0;
-        let mut stepper = FixedStepper::new((0.0, 0.0), fixed, 8);
-        let mut reference = FixedStepper::new((0.0, 0.0), fixed, 1000);
+        let (mut stepper, mut state) = (FixedStepper::new(fixed, 8), Interpolated::new((0.0, 0.0)));
+        let mut reference = (
+            FixedStepper::new(fixed, 1000),
+            Interpolated::new((0.0, 0.0)),
+        );
         let frames = [0.016, 0.007, 0.033, 0.0169, 0.021, 0.004, 0.05, 0.0166];
         let (mut t, mut updates) = (0.0, 0);
         for i in 0..200 {
             let dt = frames[i % frames.len()];
             t += dt;
-            updates += stepper.advance(dt, exact);
-            let (x, v) = stepper.output(lerp_pair);
+            updates += stepper.advance(dt, |h| state.step(|s| exact(s, h)));
+            let (x, v) = state.output(stepper.alpha(), lerp_pair);
             // The exact solution at the frame's time; linear interpolation of a smooth motion
             // over 1/120 s is within (h^2 / 8) |x''| of it.
             let (mut xe, mut ve) = (0.0, 0.0);
@@ -260,10 +337,11 @@ mod tests {
             }
             manual
         };
-        assert_eq!(*stepper.current(), steps(updates));
-        let n = reference.advance(t, exact);
+        assert_eq!(*state.current(), steps(updates));
+        let (stepper, reference_state) = (&mut reference.0, &mut reference.1);
+        let n = stepper.advance(t, |h| reference_state.step(|s| exact(s, h)));
         assert!(n.abs_diff(updates) <= 1);
-        assert_eq!(*reference.current(), steps(n));
+        assert_eq!(*reference_state.current(), steps(n));
         fn exact_at(x: &mut Real, v: &mut Real, t: Real) {
             spring_damper(x, v, 1.0, 0.0, &SPRING, t);
         }
@@ -271,22 +349,39 @@ mod tests {
 
     #[test]
     fn fixed_stepper_cap_drops_the_backlog() {
-        let mut stepper = FixedStepper::new(0.0, 0.01, 8);
-        let add = |s: &mut Real, h: Real| *s += h;
-        assert_eq!(stepper.advance(1.0, add), 8);
+        let mut stepper = FixedStepper::new(0.01, 8);
+        let mut state = Interpolated::new(0.0);
+        let mut add = |stepper: &mut FixedStepper, dt: Real| {
+            stepper.advance(dt, |h: Real| state.step(|s: &mut Real| *s += h))
+        };
+        assert_eq!(add(&mut stepper, 1.0), 8);
         assert_eq!(stepper.alpha(), 1.0);
         // The next ordinary frame is ordinary: no catching up.
-        assert_eq!(stepper.advance(0.015, add), 2);
+        assert_eq!(add(&mut stepper, 0.015), 2);
         assert!((stepper.alpha() - 0.5).abs() < 1e-3);
-        assert!((stepper.output(|a, b, t| a + (b - a) * t) - 0.095).abs() < 1e-5);
         // Bad input: nothing happens.
         let before = stepper.clone();
         for dt in [0.0, -1.0, Real::NAN, Real::INFINITY] {
-            assert_eq!(stepper.advance(dt, add), 0);
+            assert_eq!(add(&mut stepper, dt), 0);
         }
-        assert_eq!(stepper, before);
-        stepper.reset(3.0);
-        assert_eq!(stepper.output(|a, b, t| a + (b - a) * t), 3.0);
+        assert_eq!(
+            (stepper.alpha(), stepper.fixed_dt()),
+            (before.alpha(), before.fixed_dt())
+        );
+        assert!((state.output(stepper.alpha(), |a, b, t| a + (b - a) * t) - 0.095).abs() < 1e-5);
+        state.reset(3.0);
+        assert_eq!(state.output(0.3, |a, b, t| a + (b - a) * t), 3.0);
+        // A failing step stops the advance; the steps before it count.
+        let mut calls = 0;
+        let result: Result<usize, &str> = stepper.try_advance(0.05, |_| {
+            calls += 1;
+            if calls == 3 {
+                Err("stop")
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!((result, calls, stepper.updates()), (Err("stop"), 3, 3));
     }
 
     #[test]

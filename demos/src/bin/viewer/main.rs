@@ -375,7 +375,7 @@ impl App {
             _ => None,
         };
         App {
-            stepper: FixedStepper::new(specs[current].dt, 4).expect("a scene's dt is valid"),
+            stepper: FixedStepper::new(specs[current].dt, 4),
             show: Show {
                 // A scene of joints shows them from the start; the stats in full only where
                 // the window is wide enough for them to leave the scene alone.
@@ -421,7 +421,7 @@ impl App {
             self.show.joints = true;
         }
         self.view = SceneView::new(&self.scene.world);
-        self.stepper = FixedStepper::new(spec.dt, 4).expect("a scene's dt is valid");
+        self.stepper = FixedStepper::new(spec.dt, 4);
         self.stats = Stats::default();
         self.follow = None;
         self.last_dragged = None;
@@ -637,19 +637,19 @@ impl App {
             let Self { scene, stats, .. } = self;
             let result = self
                 .stepper
-                .advance_with(frame_time * SLOW[self.slow], |dt| {
+                .try_advance(frame_time * SLOW[self.slow], |dt| {
                     let report = scene.step(dt)?;
                     stats.record(report, dt);
                     Ok::<(), sprung::Error>(())
                 });
             match result {
-                Ok(alpha) => self.alpha = alpha,
+                Ok(_) => self.alpha = self.stepper.alpha(),
                 Err(e) => {
                     eprintln!("step failed: {e}; paused");
                     self.paused = true;
                 }
             }
-            self.stats.steps_this_frame = self.stepper.steps_taken();
+            self.stats.steps_this_frame = self.stepper.updates() as u32;
         }
         if let Some(body) = self.follow {
             match self.scene.world.interpolated_pose(body, self.alpha) {
