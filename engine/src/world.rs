@@ -43,10 +43,12 @@ mod filters;
 mod hash;
 mod joints;
 mod quarantine;
+mod queries;
 mod rows;
 mod sleeping;
 #[cfg(feature = "serde")]
 mod snapshot;
+use collide::ProxyMotion;
 
 pub(crate) use quarantine::runaway;
 #[cfg(feature = "serde")]
@@ -890,34 +892,6 @@ impl World {
     }
 }
 
-/// The material of two colliders' contact: friction by the geometric mean, restitution the
-/// larger (as Box2D), and of two soft materials the softer one (the smaller stiffness, or
-/// frequency), since the soft one gives way first.
-fn mix(a: &Collider, b: &Collider) -> ContactMaterial {
-    let spring = match (a.contact_spring, b.contact_spring) {
-        (Some(x), Some(y)) => Some(if softness_key(&x) <= softness_key(&y) {
-            x
-        } else {
-            y
-        }),
-        (x, y) => x.or(y),
-    };
-    ContactMaterial {
-        friction: (a.friction * b.friction).sqrt(),
-        restitution: a.restitution.max(b.restitution),
-        // A torque arm: the rounder shape's radius (zero between polytopes, which do not roll).
-        rolling_resistance: a.rolling_resistance.max(b.rolling_resistance)
-            * a.shape.radius().max(b.shape.radius()),
-        spring,
-    }
-}
-
-/// How stiff a contact spring is, to pick the softer of two (stiffness, or frequency squared).
-fn softness_key(spring: &sprung_solver::softness::Spring) -> Real {
-    let omega = spring.angular_frequency(1.0);
-    omega * omega
-}
-
 /// Gravity within ±[`limits::MAX_ACCELERATION`] per component.
 fn check_gravity(gravity: &Vector<Real>) -> Result<(), Error> {
     limits::bounded(
@@ -933,137 +907,7 @@ fn body_pair(a: BodyHandle, b: BodyHandle) -> (u32, u32) {
     (a.index.min(b.index), a.index.max(b.index))
 }
 
-/// How far (m) any point of `collider` can travel in `dt`: its box grows by this much in the
-/// broad phase, and its contacts are kept this much further apart (speculative).
-fn reach(body: &RigidBody, collider: &Collider, dt: Real) -> Real {
-    let speed = body.linear_velocity.norm() + body.angular_velocity.norm() * collider.scale;
-    (speed * dt).min(MAX_SPECULATIVE_DISTANCE)
-}
-
-/// A proxy's collider as the narrow phase reads it each step.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ProxyMotion {
-    /// The collider's world pose.
-    pose: Isometry<Real>,
-    /// Its body's velocity (m/s).
-    velocity: Vector<Real>,
-    /// Its body's angular speed times the collider's scale (m/s): how fast its surface can
-    /// turn.
-    spin: Real,
-    /// Whether its body rests (static, asleep or quarantined); also set for a proxy with no
-    /// collider.
-    resting: bool,
-}
-
-impl Default for ProxyMotion {
-    fn default() -> Self {
-        ProxyMotion {
-            pose: Isometry::identity(),
-            velocity: Vector::zeros(),
-            spin: 0.0,
-            resting: true,
-        }
-    }
-}
-
-impl ProxyMotion {
-    fn of(body: &RigidBody, collider: &Collider) -> ProxyMotion {
-        ProxyMotion {
-            pose: collider.world_pose,
-            velocity: body.linear_velocity,
-            spin: body.angular_velocity.norm() * collider.scale,
-            resting: body.is_resting(),
-        }
-    }
-}
-
-/// The narrow phase's view of the colliders, by broad-phase proxy.
-struct ColliderView<'w> {
-    proxies: &'w [u32],
-    colliders: &'w Arena<Collider>,
-    motion: &'w [ProxyMotion],
-    dt: Real,
-}
-
-impl ColliderView<'_> {
-    fn collider(&self, proxy: ProxyId) -> Option<&Collider> {
-        let slot = *self.proxies.get(proxy.0 as usize)?;
-        (slot != u32::MAX).then(|| self.colliders.at(slot))
-    }
-}
-
-impl ProxyShapes for ColliderView<'_> {
-    fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)> {
-        self.collider(proxy).map(|c| (&c.shape, &c.world_pose))
-    }
-
-    fn pose(&self, proxy: ProxyId) -> Option<&Isometry<Real>> {
-        let slot = *self.proxies.get(proxy.0 as usize)?;
-        (slot != u32::MAX).then(|| &self.motion[proxy.0 as usize].pose)
-    }
-
-    fn speculative_distance(&self, a: ProxyId, b: ProxyId) -> Real {
-        let (Some(ma), Some(mb)) = (self.motion.get(a.0 as usize), self.motion.get(b.0 as usize))
-        else {
-            return 0.0;
-        };
-        // Their relative velocity, and any point's speed about its centre of mass.
-        let closing = (ma.velocity - mb.velocity).norm() + ma.spin + mb.spin;
-        (closing * self.dt).min(2.0 * MAX_SPECULATIVE_DISTANCE)
-    }
-
-    fn is_resting(&self, proxy: ProxyId) -> bool {
-        self.motion.get(proxy.0 as usize).is_none_or(|m| m.resting)
-    }
-}
-
 /// What world queries read (query.rs), so that they need no field of `World` opened up.
-impl World {
-    /// How far from `point` a collider can lie, where queries test it (m): to the farthest
-    /// corner of a box holding every collider (0 with none).
-    pub(crate) fn query_reach(&self, point: &Point<Real>) -> Real {
-        let mut extent = self.broad_phase.bounds();
-        let slack = self.query_slack;
-        let mut add = |index: u32| {
-            let body = self.bodies.at(index);
-            for &handle in &body.colliders {
-                let collider = self.colliders.at(handle.index);
-                let now = collider.shape.aabb(&(body.pose * collider.local_pose));
-                extent = Some(extent.map_or(now, |e| e.merged(&now)));
-            }
-        };
-        if slack.is_finite() {
-            self.teleported.iter().for_each(|&index| add(index));
-        } else {
-            let moving = self
-                .bodies
-                .iter()
-                .filter(|(_, b)| b.kind != BodyKind::Static);
-            moving.for_each(|(index, _)| add(index));
-        }
-        extent.map_or(0.0, |e| {
-            let grown = if slack.is_finite() {
-                e.loosened(slack)
-            } else {
-                e
-            };
-            let far = (grown.mins - point).abs().sup(&(grown.maxs - point).abs());
-            far.norm()
-        })
-    }
-
-    pub(crate) fn query_view(&self) -> crate::query::QueryView<'_> {
-        crate::query::QueryView {
-            bodies: &self.bodies,
-            colliders: &self.colliders,
-            broad_phase: &self.broad_phase,
-            proxy_colliders: &self.proxy_colliders,
-            slack: self.query_slack,
-            teleported: &self.teleported,
-        }
-    }
-}
-
 /// Wall time between laps, in milliseconds.
 struct Stopwatch(Instant);
 

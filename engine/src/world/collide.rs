@@ -148,3 +148,87 @@ impl World {
             .retain(|pair| pair.a != proxy && pair.b != proxy);
     }
 }
+
+/// How far (m) any point of `collider` can travel in `dt`: its box grows by this much in the
+/// broad phase, and its contacts are kept this much further apart (speculative).
+fn reach(body: &RigidBody, collider: &Collider, dt: Real) -> Real {
+    let speed = body.linear_velocity.norm() + body.angular_velocity.norm() * collider.scale;
+    (speed * dt).min(MAX_SPECULATIVE_DISTANCE)
+}
+
+/// A proxy's collider as the narrow phase reads it each step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ProxyMotion {
+    /// The collider's world pose.
+    pose: Isometry<Real>,
+    /// Its body's velocity (m/s).
+    velocity: Vector<Real>,
+    /// Its body's angular speed times the collider's scale (m/s): how fast its surface can
+    /// turn.
+    spin: Real,
+    /// Whether its body rests (static, asleep or quarantined); also set for a proxy with no
+    /// collider.
+    resting: bool,
+}
+
+impl Default for ProxyMotion {
+    fn default() -> Self {
+        ProxyMotion {
+            pose: Isometry::identity(),
+            velocity: Vector::zeros(),
+            spin: 0.0,
+            resting: true,
+        }
+    }
+}
+
+impl ProxyMotion {
+    fn of(body: &RigidBody, collider: &Collider) -> ProxyMotion {
+        ProxyMotion {
+            pose: collider.world_pose,
+            velocity: body.linear_velocity,
+            spin: body.angular_velocity.norm() * collider.scale,
+            resting: body.is_resting(),
+        }
+    }
+}
+
+/// The narrow phase's view of the colliders, by broad-phase proxy.
+struct ColliderView<'w> {
+    proxies: &'w [u32],
+    colliders: &'w Arena<Collider>,
+    motion: &'w [ProxyMotion],
+    dt: Real,
+}
+
+impl ColliderView<'_> {
+    fn collider(&self, proxy: ProxyId) -> Option<&Collider> {
+        let slot = *self.proxies.get(proxy.0 as usize)?;
+        (slot != u32::MAX).then(|| self.colliders.at(slot))
+    }
+}
+
+impl ProxyShapes for ColliderView<'_> {
+    fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)> {
+        self.collider(proxy).map(|c| (&c.shape, &c.world_pose))
+    }
+
+    fn pose(&self, proxy: ProxyId) -> Option<&Isometry<Real>> {
+        let slot = *self.proxies.get(proxy.0 as usize)?;
+        (slot != u32::MAX).then(|| &self.motion[proxy.0 as usize].pose)
+    }
+
+    fn speculative_distance(&self, a: ProxyId, b: ProxyId) -> Real {
+        let (Some(ma), Some(mb)) = (self.motion.get(a.0 as usize), self.motion.get(b.0 as usize))
+        else {
+            return 0.0;
+        };
+        // Their relative velocity, and any point's speed about its centre of mass.
+        let closing = (ma.velocity - mb.velocity).norm() + ma.spin + mb.spin;
+        (closing * self.dt).min(2.0 * MAX_SPECULATIVE_DISTANCE)
+    }
+
+    fn is_resting(&self, proxy: ProxyId) -> bool {
+        self.motion.get(proxy.0 as usize).is_none_or(|m| m.resting)
+    }
+}

@@ -321,3 +321,31 @@ impl World {
         }
     }
 }
+
+/// The material of two colliders' contact: friction by the geometric mean, restitution the
+/// larger (as Box2D), and of two soft materials the softer one (the smaller stiffness, or
+/// frequency), since the soft one gives way first.
+fn mix(a: &Collider, b: &Collider) -> ContactMaterial {
+    let spring = match (a.contact_spring, b.contact_spring) {
+        (Some(x), Some(y)) => Some(if softness_key(&x) <= softness_key(&y) {
+            x
+        } else {
+            y
+        }),
+        (x, y) => x.or(y),
+    };
+    ContactMaterial {
+        friction: (a.friction * b.friction).sqrt(),
+        restitution: a.restitution.max(b.restitution),
+        // A torque arm: the rounder shape's radius (zero between polytopes, which do not roll).
+        rolling_resistance: a.rolling_resistance.max(b.rolling_resistance)
+            * a.shape.radius().max(b.shape.radius()),
+        spring,
+    }
+}
+
+/// How stiff a contact spring is, to pick the softer of two (stiffness, or frequency squared).
+fn softness_key(spring: &sprung_solver::softness::Spring) -> Real {
+    let omega = spring.angular_frequency(1.0);
+    omega * omega
+}
