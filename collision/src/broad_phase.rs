@@ -293,6 +293,9 @@ struct ProxyInfo {
     lanes: Lanes,
 }
 
+/// The payload of a proxy that has none ([`BroadPhase::payload`] reads it as `None`).
+pub const NO_PAYLOAD: u32 = u32::MAX;
+
 /// Sweep-and-prune per lane of a grid over fat AABBs; see the module documentation.
 ///
 /// ```
@@ -316,6 +319,10 @@ struct ProxyInfo {
 pub struct BroadPhase {
     margin: Real,
     proxies: Vec<ProxyInfo>,
+    /// Each proxy's payload (the user's index for it; [`NO_PAYLOAD`] for none, and for free
+    /// and removed proxies), apart from the proxies so that the narrow phase's lookups read
+    /// four bytes a proxy.
+    payloads: Vec<u32>,
     /// Each proxy's box as of the last update: what pairs and queries are made of.
     placed: Vec<Aabb>,
     free: Vec<u32>,
@@ -374,6 +381,7 @@ impl BroadPhase {
         Self {
             margin,
             proxies: Vec::new(),
+            payloads: Vec::new(),
             placed: Vec::new(),
             free: Vec::new(),
             live: 0,
@@ -401,6 +409,17 @@ impl BroadPhase {
     /// in pairs from the next [`update`](Self::update) on. A box with a NaN or infinite bound, or
     /// with `mins > maxs`, is refused and changes nothing.
     pub fn insert(&mut self, aabb: Aabb) -> Result<ProxyId, InvalidAabb> {
+        self.insert_with_payload(aabb, NO_PAYLOAD)
+    }
+
+    /// As [`insert`](Self::insert), and the proxy carries `payload` (the user's index for what
+    /// it bounds: sprung's engine keeps its collider's there), read back by
+    /// [`payload`](Self::payload) until the proxy is removed. `NO_PAYLOAD` is none.
+    pub fn insert_with_payload(
+        &mut self,
+        aabb: Aabb,
+        payload: u32,
+    ) -> Result<ProxyId, InvalidAabb> {
         if !is_valid(&aabb) {
             return Err(InvalidAabb);
         }
@@ -415,12 +434,14 @@ impl BroadPhase {
             Some(id) => {
                 self.proxies[id as usize] = info;
                 self.placed[id as usize] = fat;
+                self.payloads[id as usize] = payload;
                 id
             }
             None => {
                 assert!(self.proxies.len() < 1 << 31, "too many broad-phase proxies");
                 self.proxies.push(info);
                 self.placed.push(fat);
+                self.payloads.push(payload);
                 self.proxies.len() as u32 - 1
             }
         };
@@ -451,8 +472,38 @@ impl BroadPhase {
             }
             State::Free | State::Removed => return false,
         }
+        self.payloads[id.0 as usize] = NO_PAYLOAD;
         self.live -= 1;
         true
+    }
+
+    /// One past the largest proxy id handed out so far (ids are reused; a table indexed by
+    /// proxy needs this many rows).
+    pub fn id_bound(&self) -> usize {
+        self.proxies.len()
+    }
+
+    /// Sets the payload of a proxy not yet removed; returns `false` (and does nothing) for a
+    /// dead id.
+    pub fn set_payload(&mut self, id: ProxyId, payload: u32) -> bool {
+        let live = self
+            .proxies
+            .get(id.0 as usize)
+            .is_some_and(|info| matches!(info.state, State::Queued | State::Live));
+        if live {
+            self.payloads[id.0 as usize] = payload;
+        }
+        live
+    }
+
+    /// The payload of proxy `id` ([`insert_with_payload`](Self::insert_with_payload)), if it is
+    /// live (not yet removed) and has one.
+    #[inline]
+    pub fn payload(&self, id: ProxyId) -> Option<u32> {
+        self.payloads
+            .get(id.0 as usize)
+            .copied()
+            .filter(|&p| p != NO_PAYLOAD)
     }
 
     /// Sets the tight box of a proxy. If it is not contained in the stored fat box, the fat box is
@@ -885,7 +936,12 @@ impl BroadPhase {
     /// between corrupt data and an out-of-bounds index in `update`.
     pub fn is_consistent(&self) -> bool {
         let n = self.proxies.len();
-        if self.placed.len() != n || n >= 1 << 31 {
+        if self.placed.len() != n || self.payloads.len() != n || n >= 1 << 31 {
+            return false;
+        }
+        // Only proxies not yet removed carry a payload.
+        let carried = |s: State| matches!(s, State::Queued | State::Live);
+        if (0..n).any(|p| self.payloads[p] != NO_PAYLOAD && !carried(self.proxies[p].state)) {
             return false;
         }
         let placed = |s: State| matches!(s, State::Live | State::Removed);

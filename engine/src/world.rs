@@ -166,8 +166,6 @@ pub struct World {
     /// For each solver contact (by position, its `user_index`): the narrow-phase pair and the
     /// manifold within it that it was built from.
     contact_sources: Vec<(u32, u32)>,
-    /// Collider slot of each broad-phase proxy (u32::MAX: none).
-    proxy_colliders: Vec<u32>,
     /// How far a moving collider can be outside its broad-phase box (m): the step moves the
     /// bodies after the broad phase is updated, and `place_colliders` grows this by each
     /// collider's motion; the next update resets it. Queries search the broad phase with their
@@ -220,7 +218,6 @@ impl World {
             narrow_phase: NarrowPhase::new(SPECULATIVE_DISTANCE),
             solver: Solver::default(),
             contact_sources: Vec::new(),
-            proxy_colliders: Vec::new(),
             query_slack: 0.0,
             teleported: Vec::new(),
             proxy_motion: Vec::new(),
@@ -316,11 +313,8 @@ impl World {
             .map_err(|_| Error::NonFinite("collider bounds"))?;
         collider.proxy = proxy;
         let handle: ColliderHandle = self.colliders.insert(collider);
-        let slot = proxy.0 as usize;
-        if self.proxy_colliders.len() <= slot {
-            self.proxy_colliders.resize(slot + 1, u32::MAX);
-        }
-        self.proxy_colliders[slot] = handle.index;
+        // The proxy carries its collider's slot: pairs of proxies are pairs of colliders.
+        self.broad_phase.set_payload(proxy, handle.index);
         let owner = self.bodies.get_mut(body).expect("checked above");
         owner.colliders.push(handle);
         self.update_mass(body);
@@ -499,10 +493,8 @@ impl World {
         mut f: impl FnMut(&Collider),
     ) {
         self.broad_phase.query_aabb(aabb, |proxy| {
-            if let Some(&slot) = self.proxy_colliders.get(proxy.0 as usize) {
-                if slot != u32::MAX {
-                    f(self.colliders.at(slot));
-                }
+            if let Some(slot) = self.broad_phase.payload(proxy) {
+                f(self.colliders.at(slot));
             }
         });
     }
@@ -561,9 +553,11 @@ impl World {
 
     fn detach_proxy(&mut self, proxy: ProxyId) {
         self.broad_phase.remove(proxy);
-        if let Some(slot) = self.proxy_colliders.get_mut(proxy.0 as usize) {
-            *slot = u32::MAX;
-        }
+    }
+
+    /// The collider behind broad-phase proxy `proxy` (its payload), if it still has one.
+    fn collider_of(&self, proxy: ProxyId) -> Option<&Collider> {
+        Some(self.colliders.at(self.broad_phase.payload(proxy)?))
     }
 
     /// The body, if the handle is live (and is not the hidden body world joints hold on to).

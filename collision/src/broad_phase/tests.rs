@@ -568,3 +568,28 @@ fn a_removed_proxy_off_the_removal_list_is_inconsistent() {
     bp.pending_remove.extend([a.0, a.0]);
     assert!(!bp.is_consistent(), "listed twice");
 }
+
+/// A proxy carries its payload from insertion to removal, and only then; a reused id carries
+/// the new one.
+#[test]
+fn payloads_live_and_die_with_their_proxies() {
+    let mut bp = BroadPhase::new(0.0);
+    let a = bp.insert_with_payload(cube(0.0, 0.0, 0.0, 1.0), 7).unwrap();
+    let b = bp.insert(cube(5.0, 0.0, 0.0, 1.0)).unwrap();
+    assert_eq!((bp.payload(a), bp.payload(b)), (Some(7), None));
+    assert!(bp.set_payload(b, 9));
+    let mut events = Vec::new();
+    bp.update(&mut events);
+    assert_eq!(bp.payload(b), Some(9));
+    assert!(bp.is_consistent());
+    assert!(bp.remove(a));
+    assert_eq!(bp.payload(a), None);
+    assert!(!bp.set_payload(a, 3), "a removed proxy takes no payload");
+    assert!(bp.is_consistent());
+    bp.update(&mut events);
+    let c = bp.insert_with_payload(cube(0.0, 0.0, 0.0, 1.0), 11).unwrap();
+    assert_eq!(c, a, "the id is reused");
+    assert_eq!(bp.payload(c), Some(11));
+    assert_eq!(bp.payload(ProxyId(99)), None);
+    assert!(bp.id_bound() >= 2 && bp.is_consistent());
+}

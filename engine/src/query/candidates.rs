@@ -29,8 +29,6 @@ pub(crate) struct QueryView<'w> {
     pub bodies: &'w Arena<RigidBody>,
     pub colliders: &'w Arena<Collider>,
     pub broad_phase: &'w BroadPhase,
-    /// Collider slot of each broad-phase proxy (u32::MAX: none).
-    pub proxy_colliders: &'w [u32],
     /// How far a moving collider can be outside its broad-phase box (m; infinite: unknown).
     pub slack: Real,
     /// Bodies teleported since the broad phase was updated.
@@ -241,8 +239,8 @@ impl<'w> QueryView<'w> {
 
     /// The slot and collider of a broad-phase proxy, if it has one.
     fn collider_of(&self, proxy: ProxyId) -> Option<(u32, &'w Collider)> {
-        let slot = *self.proxy_colliders.get(proxy.0 as usize)?;
-        (slot != u32::MAX).then(|| (slot, self.colliders.at(slot)))
+        let slot = self.broad_phase.payload(proxy)?;
+        Some((slot, self.colliders.at(slot)))
     }
 
     /// The collider of a broad-phase proxy, if it is on a static body and passes the filter.

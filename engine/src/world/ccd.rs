@@ -79,10 +79,10 @@ impl World {
             let end = collider.shape.aabb(&(body.pose * collider.local_pose));
             let swept = collider.shape.aabb(&moving.start).merged(&end);
             self.broad_phase.query_aabb(&swept, |proxy| {
-                let Some(&other_slot) = self.proxy_colliders.get(proxy.0 as usize) else {
+                let Some(other_slot) = self.broad_phase.payload(proxy) else {
                     return;
                 };
-                if other_slot == u32::MAX || proxy == collider.proxy {
+                if proxy == collider.proxy {
                     return;
                 }
                 let other = self.colliders.at(other_slot);

@@ -16,7 +16,7 @@ impl World {
     pub(super) fn update_broad_phase(&mut self, dt: Real) {
         self.proxy_motion.clear();
         self.proxy_motion
-            .resize(self.proxy_colliders.len(), ProxyMotion::default());
+            .resize(self.broad_phase.id_bound(), ProxyMotion::default());
         for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
             let resting = body.is_resting();
@@ -58,10 +58,9 @@ impl World {
     /// Whether two colliders' pair deserves a manifold: not two colliders of one body, not two
     /// bodies that cannot move, not two bodies a joint keeps apart, and their groups meet.
     pub(super) fn can_touch(&self, p: ProxyId, q: ProxyId) -> bool {
-        let (cp, cq) = (
-            self.colliders.at(self.proxy_colliders[p.0 as usize]),
-            self.colliders.at(self.proxy_colliders[q.0 as usize]),
-        );
+        let (Some(cp), Some(cq)) = (self.collider_of(p), self.collider_of(q)) else {
+            return false;
+        };
         let (a, b) = (cp.body, cq.body);
         let dynamic = |h: BodyHandle| self.bodies.at(h.index).kind == BodyKind::Dynamic;
         a != b
@@ -74,7 +73,7 @@ impl World {
 
     pub(super) fn update_narrow_phase(&mut self, dt: Real) {
         let view = ColliderView {
-            proxies: &self.proxy_colliders,
+            broad_phase: &self.broad_phase,
             colliders: &self.colliders,
             motion: &self.proxy_motion,
             dt,
@@ -139,9 +138,8 @@ impl World {
                 let event = self.touch_event(c.pair, false, c.peak_impulse);
                 self.events.extend(event);
             }
-            let slot = self.proxy_colliders[other.0 as usize];
-            if slot != u32::MAX {
-                self.wake(self.colliders.at(slot).body);
+            if let Some(other) = self.collider_of(other) {
+                self.wake(other.body);
             }
         }
         self.narrow_phase
@@ -195,7 +193,7 @@ impl ProxyMotion {
 
 /// The narrow phase's view of the colliders, by broad-phase proxy.
 struct ColliderView<'w> {
-    proxies: &'w [u32],
+    broad_phase: &'w BroadPhase,
     colliders: &'w Arena<Collider>,
     motion: &'w [ProxyMotion],
     dt: Real,
@@ -203,8 +201,7 @@ struct ColliderView<'w> {
 
 impl ColliderView<'_> {
     fn collider(&self, proxy: ProxyId) -> Option<&Collider> {
-        let slot = *self.proxies.get(proxy.0 as usize)?;
-        (slot != u32::MAX).then(|| self.colliders.at(slot))
+        Some(self.colliders.at(self.broad_phase.payload(proxy)?))
     }
 }
 
@@ -214,8 +211,8 @@ impl ProxyShapes for ColliderView<'_> {
     }
 
     fn pose(&self, proxy: ProxyId) -> Option<&Isometry<Real>> {
-        let slot = *self.proxies.get(proxy.0 as usize)?;
-        (slot != u32::MAX).then(|| &self.motion[proxy.0 as usize].pose)
+        self.broad_phase.payload(proxy)?;
+        Some(&self.motion[proxy.0 as usize].pose)
     }
 
     fn speculative_distance(&self, a: ProxyId, b: ProxyId) -> Real {

@@ -45,7 +45,9 @@ impl World {
 
     /// The handle of the collider behind broad-phase proxy `proxy`, if it is live.
     fn proxy_collider(&self, proxy: u32) -> Option<ColliderHandle> {
-        let slot = *self.proxy_colliders.get(proxy as usize)?;
-        (slot != u32::MAX).then(|| self.colliders.handle(slot))
+        let slot = self
+            .broad_phase
+            .payload(sprung_collision::broad_phase::ProxyId(proxy))?;
+        Some(self.colliders.handle(slot))
     }
 }

@@ -45,11 +45,10 @@ impl World {
 
     /// The event of `pair` beginning (`began`) or ending to touch, if both colliders live.
     pub(super) fn touch_event(&self, pair: ProxyPair, began: bool, impulse: Real) -> Option<Event> {
-        let slot = |p: ProxyId| {
-            let slot = *self.proxy_colliders.get(p.0 as usize)?;
-            (slot != u32::MAX).then_some(slot)
-        };
-        let (sa, sb) = (slot(pair.a)?, slot(pair.b)?);
+        let (sa, sb) = (
+            self.broad_phase.payload(pair.a)?,
+            self.broad_phase.payload(pair.b)?,
+        );
         let handle = |index: u32| -> ColliderHandle { self.colliders.handle(index) };
         let (ca, cb) = (self.colliders.at(sa), self.colliders.at(sb));
         if ca.sensor || cb.sensor {

@@ -43,10 +43,13 @@ impl World {
     /// Ends the pairs (and contacts) of `a`'s and `b`'s colliders.
     pub(super) fn drop_pairs(&mut self, a: BodyHandle, b: BodyHandle) {
         let key = body_pair(a, b);
-        let (proxies, colliders) = (&self.proxy_colliders, &self.colliders);
+        let (broad_phase, colliders) = (&self.broad_phase, &self.colliders);
         self.narrow_phase.retain(|pair| {
-            let body_of = |p: ProxyId| colliders.at(proxies[p.0 as usize]).body;
-            body_pair(body_of(pair.a), body_of(pair.b)) != key
+            let body_of = |p: ProxyId| Some(colliders.at(broad_phase.payload(p)?).body);
+            match (body_of(pair.a), body_of(pair.b)) {
+                (Some(a), Some(b)) => body_pair(a, b) != key,
+                _ => false, // a collider gone: its pair goes too
+            }
         });
     }
 

@@ -43,7 +43,6 @@ impl World {
             bodies: &self.bodies,
             colliders: &self.colliders,
             broad_phase: &self.broad_phase,
-            proxy_colliders: &self.proxy_colliders,
             slack: self.query_slack,
             teleported: &self.teleported,
         }

@@ -18,12 +18,11 @@ impl World {
             if pair.manifolds.is_empty() {
                 continue;
             }
-            let ca = self
-                .colliders
-                .at(self.proxy_colliders[pair.pair.a.0 as usize]);
-            let cb = self
-                .colliders
-                .at(self.proxy_colliders[pair.pair.b.0 as usize]);
+            let (Some(ca), Some(cb)) =
+                (self.collider_of(pair.pair.a), self.collider_of(pair.pair.b))
+            else {
+                continue;
+            };
             if ca.sensor || cb.sensor {
                 continue; // reports, never pushes
             }

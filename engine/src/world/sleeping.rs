@@ -26,14 +26,11 @@ impl World {
                 .contacts()
                 .iter()
                 .filter(|c| c.manifolds.iter().any(|m| !m.points.is_empty()))
-                .map(|c| {
+                .filter_map(|c| {
                     let body = |p: ProxyId| {
-                        self.colliders
-                            .at(self.proxy_colliders[p.0 as usize])
-                            .body
-                            .index
+                        Some(self.colliders.at(self.broad_phase.payload(p)?).body.index)
                     };
-                    (body(c.pair.a), body(c.pair.b))
+                    Some((body(c.pair.a)?, body(c.pair.b)?))
                 });
             let joined = self
                 .joints
@@ -104,10 +101,7 @@ impl World {
     pub(super) fn wake_neighbours(&mut self, body: BodyHandle) {
         for i in 0..self.narrow_phase.contacts().len() {
             let pair = self.narrow_phase.contacts()[i].pair;
-            let owner = |p: ProxyId| {
-                let slot = self.proxy_colliders[p.0 as usize];
-                (slot != u32::MAX).then(|| self.colliders.at(slot).body)
-            };
+            let owner = |p: ProxyId| Some(self.collider_of(p)?.body);
             match (owner(pair.a), owner(pair.b)) {
                 (Some(a), Some(b)) if a == body => self.wake(b),
                 (Some(a), Some(b)) if b == body => self.wake(a),

@@ -29,7 +29,7 @@ use crate::world::hash::StateHasher;
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"sprungSN";
 /// The format this build writes and reads. Raise it whenever what is saved changes.
-pub const SNAPSHOT_VERSION: u32 = 6;
+pub const SNAPSHOT_VERSION: u32 = 7;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 8 + 4 + 8 + 8;
 
@@ -48,7 +48,6 @@ struct SavedRef<'w> {
     excluded: Vec<(u32, u32)>,
     broad_phase: &'w BroadPhase,
     narrow_phase: &'w NarrowPhase,
-    proxy_colliders: &'w [u32],
     islands: &'w Islands,
 }
 
@@ -66,7 +65,6 @@ struct Saved {
     excluded: Vec<(u32, u32)>,
     broad_phase: BroadPhase,
     narrow_phase: NarrowPhase,
-    proxy_colliders: Vec<u32>,
     islands: Islands,
 }
 
@@ -113,7 +111,6 @@ impl World {
             excluded,
             broad_phase: &self.broad_phase,
             narrow_phase: &self.narrow_phase,
-            proxy_colliders: &self.proxy_colliders,
             islands: &self.islands,
         };
         // Serialising plain data into a Vec cannot fail.
@@ -172,7 +169,6 @@ impl World {
         world.excluded = saved.excluded.into_iter().collect();
         world.broad_phase = saved.broad_phase;
         world.narrow_phase = saved.narrow_phase;
-        world.proxy_colliders = saved.proxy_colliders;
         world.islands = saved.islands;
         // Where the bodies stand against their broad-phase boxes is not saved: queries walk
         // every moving body until the next step.
@@ -213,16 +209,18 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
             .bodies
             .get(collider.body)
             .is_some_and(|b| b.colliders.contains(&handle));
-        let proxy = collider.proxy.0 as usize;
-        let mapped = s.proxy_colliders.get(proxy) == Some(&slot)
+        let mapped = s.broad_phase.payload(collider.proxy) == Some(slot)
             && s.broad_phase.fat_aabb(collider.proxy).is_some();
         if !(owned && mapped) {
             return Err("a collider's body or proxy");
         }
     }
-    for (proxy, &slot) in s.proxy_colliders.iter().enumerate() {
-        let ok = slot == u32::MAX
-            || (s.colliders.is_live(slot) && s.colliders.at(slot).proxy.0 as usize == proxy);
+    for proxy in 0..s.broad_phase.id_bound() {
+        let id = ProxyId(proxy as u32);
+        let ok = s
+            .broad_phase
+            .payload(id)
+            .is_none_or(|slot| s.colliders.is_live(slot) && s.colliders.at(slot).proxy == id);
         if !ok {
             return Err("the proxies' colliders");
         }
@@ -249,11 +247,7 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
         return Err("the broad phase");
     }
     for c in s.narrow_phase.contacts() {
-        let live = |p: ProxyId| {
-            s.proxy_colliders
-                .get(p.0 as usize)
-                .is_some_and(|&slot| slot != u32::MAX)
-        };
+        let live = |p: ProxyId| s.broad_phase.payload(p).is_some();
         if !(live(c.pair.a) && live(c.pair.b)) {
             return Err("a contact pair's colliders");
         }
