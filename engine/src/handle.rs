@@ -64,12 +64,16 @@ pub(crate) fn new_world_id() -> u32 {
 /// bodies will take, and so every later step, depend on it), and `slab` does not show it.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub(crate) struct Arena<T> {
+pub(crate) struct Arena<T, H = ()> {
     world: u32,
     slots: Vec<Slot<T>>,
     /// Vacant slots, the next to reuse last.
     free: Vec<u32>,
     len: usize,
+    /// The handle type this arena gives out and takes: a body's arena takes no collider's
+    /// handle. `()` for an arena used by slot alone.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    handles: std::marker::PhantomData<fn() -> H>,
 }
 
 #[derive(Clone, Debug)]
@@ -79,7 +83,42 @@ struct Slot<T> {
     value: Option<T>,
 }
 
-impl<T> Arena<T> {
+impl<T, H: Handle> Arena<T, H> {
+    /// Stores `value` and returns its handle.
+    pub fn insert(&mut self, value: T) -> H {
+        let index = self.add(value);
+        H::from_parts(self.world, index, self.slots[index as usize].generation)
+    }
+
+    /// The slot of a live handle of this world.
+    fn slot(&self, handle: H) -> Option<usize> {
+        let (world, index, generation) = handle.parts();
+        let slot = self.slots.get(index as usize)?;
+        let live = world == self.world && slot.generation == generation && slot.value.is_some();
+        live.then_some(index as usize)
+    }
+
+    pub fn get(&self, handle: H) -> Option<&T> {
+        self.slots[self.slot(handle)?].value.as_ref()
+    }
+
+    pub fn get_mut(&mut self, handle: H) -> Option<&mut T> {
+        let slot = self.slot(handle)?;
+        self.slots[slot].value.as_mut()
+    }
+
+    pub fn remove(&mut self, handle: H) -> Option<T> {
+        let index = self.slot(handle)?;
+        self.take(index as u32)
+    }
+
+    /// The handle of the live value in slot `index`.
+    pub fn handle(&self, index: u32) -> H {
+        H::from_parts(self.world, index, self.slots[index as usize].generation)
+    }
+}
+
+impl<T, H> Arena<T, H> {
     /// An empty arena whose handles carry `world`.
     pub fn new(world: u32) -> Self {
         Arena {
@@ -87,12 +126,8 @@ impl<T> Arena<T> {
             slots: Vec::new(),
             free: Vec::new(),
             len: 0,
+            handles: std::marker::PhantomData,
         }
-    }
-
-    pub fn insert<H: Handle>(&mut self, value: T) -> H {
-        let index = self.add(value);
-        H::from_parts(self.world, index, self.slots[index as usize].generation)
     }
 
     /// Stores `value` in the slot freed last (or a new one) and returns its index.
@@ -120,33 +155,6 @@ impl<T> Arena<T> {
         self.free.push(index);
         self.len -= 1;
         Some(value)
-    }
-
-    /// The slot of a live handle of this world.
-    fn slot<H: Handle>(&self, handle: H) -> Option<usize> {
-        let (world, index, generation) = handle.parts();
-        let slot = self.slots.get(index as usize)?;
-        let live = world == self.world && slot.generation == generation && slot.value.is_some();
-        live.then_some(index as usize)
-    }
-
-    pub fn get<H: Handle>(&self, handle: H) -> Option<&T> {
-        self.slots[self.slot(handle)?].value.as_ref()
-    }
-
-    pub fn get_mut<H: Handle>(&mut self, handle: H) -> Option<&mut T> {
-        let slot = self.slot(handle)?;
-        self.slots[slot].value.as_mut()
-    }
-
-    pub fn remove<H: Handle>(&mut self, handle: H) -> Option<T> {
-        let index = self.slot(handle)?;
-        self.take(index as u32)
-    }
-
-    /// The handle of the live value in slot `index`.
-    pub fn handle<H: Handle>(&self, index: u32) -> H {
-        H::from_parts(self.world, index, self.slots[index as usize].generation)
     }
 
     /// By slot, for the step's loops (which already hold valid indices).

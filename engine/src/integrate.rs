@@ -8,12 +8,12 @@ use parry3d::math::{Real, Vector};
 use sprung_solver::body::{Bodies, BodySim, BodyState, STATIC};
 
 use crate::body::{BodyKind, RigidBody};
-use crate::handle::Arena;
+use crate::handle::{Arena, BodyHandle};
 use crate::world::runaway;
 
 /// Gives each kinematic body with a target the velocity that reaches it in this step (what
 /// the broad phase and contacts see); `scatter` then places the body on the target exactly.
-pub(crate) fn aim_kinematic(bodies: &mut Arena<RigidBody>, dt: Real) {
+pub(crate) fn aim_kinematic(bodies: &mut Arena<RigidBody, BodyHandle>, dt: Real) {
     for (_, body) in bodies.iter_mut() {
         if let (BodyKind::Kinematic, Some(target)) = (body.kind, body.kinematic_target) {
             body.linear_velocity = (target * body.mass.local_center - body.center_of_mass()) / dt;
@@ -26,7 +26,7 @@ pub(crate) fn aim_kinematic(bodies: &mut Arena<RigidBody>, dt: Real) {
 /// Fills `out` with every moving body (dynamic and kinematic) that is awake, in slot order,
 /// records each body's index there, and in `slots` each solver body's slot.
 pub(crate) fn gather(
-    bodies: &mut Arena<RigidBody>,
+    bodies: &mut Arena<RigidBody, BodyHandle>,
     out: &mut Bodies,
     slots: &mut Vec<u32>,
     gravity: Vector<Real>,
@@ -96,7 +96,7 @@ pub(crate) fn gather(
 }
 
 /// Writes the solver's velocities and poses back, and clears the step's forces.
-pub(crate) fn scatter(bodies: &mut Arena<RigidBody>, solved: &Bodies) {
+pub(crate) fn scatter(bodies: &mut Arena<RigidBody, BodyHandle>, solved: &Bodies) {
     for (_, body) in bodies.iter_mut() {
         let i = body.solver_index as usize;
         let (Some(state), Some(s)) = (solved.states.get(i), solved.sims.get(i)) else {

@@ -4,7 +4,7 @@
 use parry3d::math::{Real, Vector};
 
 use crate::body::{BodyKind, RigidBody};
-use crate::handle::Arena;
+use crate::handle::{Arena, BodyHandle};
 
 /// When bodies fall asleep. A world holds one ([`crate::World::sleep_settings`], checked by
 /// [`crate::World::set_sleep_settings`]).
@@ -85,7 +85,7 @@ impl Default for Islands {
 
 impl Islands {
     /// Wakes the island `slot` sleeps in, if it sleeps. Returns true if it did.
-    pub(crate) fn wake(&mut self, bodies: &mut Arena<RigidBody>, slot: u32) -> bool {
+    pub(crate) fn wake(&mut self, bodies: &mut Arena<RigidBody, BodyHandle>, slot: u32) -> bool {
         let Some(island) = bodies.at(slot).island else {
             return false;
         };
@@ -101,7 +101,7 @@ impl Islands {
     /// Whether the sleeping islands and the bodies agree (for a restored snapshot): each island
     /// lists live dynamic bodies that name it, and each body naming an island is listed there.
     #[cfg_attr(not(feature = "serde"), allow(dead_code))]
-    pub(crate) fn is_consistent(&self, bodies: &Arena<RigidBody>) -> bool {
+    pub(crate) fn is_consistent(&self, bodies: &Arena<RigidBody, BodyHandle>) -> bool {
         if !self.asleep.is_consistent() {
             return false;
         }
@@ -127,7 +127,7 @@ impl Islands {
     }
 
     /// Wakes every sleeping island (sleeping was turned off).
-    pub(crate) fn wake_all(&mut self, bodies: &mut Arena<RigidBody>) {
+    pub(crate) fn wake_all(&mut self, bodies: &mut Arena<RigidBody, BodyHandle>) {
         loop {
             let first = self.asleep.iter().next().map(|(_, members)| members[0]);
             let Some(first) = first else { break };
@@ -136,7 +136,7 @@ impl Islands {
     }
 
     /// Forgets a body about to be removed: its island wakes first, so no list keeps its slot.
-    pub(crate) fn forget(&mut self, bodies: &mut Arena<RigidBody>, slot: u32) {
+    pub(crate) fn forget(&mut self, bodies: &mut Arena<RigidBody, BodyHandle>, slot: u32) {
         self.wake(bodies, slot);
         self.woke.retain(|&s| s != slot);
         self.fell_asleep.retain(|&s| s != slot);
@@ -148,7 +148,7 @@ impl Islands {
     /// solver body `i`.
     pub(crate) fn update(
         &mut self,
-        bodies: &mut Arena<RigidBody>,
+        bodies: &mut Arena<RigidBody, BodyHandle>,
         slots: &[u32],
         links: impl Iterator<Item = (u32, u32)>,
         settings: &SleepSettings,
@@ -175,8 +175,9 @@ impl Islands {
         self.slowest.clear();
         self.slowest.resize(n, Real::INFINITY);
         // Kinematic bodies carry what they touch but never sleep, and do not join islands.
-        let dynamic =
-            |bodies: &Arena<RigidBody>, slot: u32| bodies.at(slot).kind == BodyKind::Dynamic;
+        let dynamic = |bodies: &Arena<RigidBody, BodyHandle>, slot: u32| {
+            bodies.at(slot).kind == BodyKind::Dynamic
+        };
         for (a, b) in links {
             let (Some(&slot_a), Some(&slot_b)) = (slots.get(a as usize), slots.get(b as usize))
             else {

@@ -149,9 +149,9 @@ pub struct World {
     settings: SolverSettings,
     /// When islands fall asleep (on by default; checked by `set_sleep_settings`).
     sleep: SleepSettings,
-    bodies: Arena<RigidBody>,
-    colliders: Arena<Collider>,
-    joints: Arena<Joint>,
+    bodies: Arena<RigidBody, BodyHandle>,
+    colliders: Arena<Collider, ColliderHandle>,
+    joints: Arena<Joint, JointHandle>,
     /// The static body that world joints (attachments, uprights, motors) hold on to: created
     /// with the first of them, fixed at the origin, without colliders.
     world_anchor: Option<BodyHandle>,

@@ -587,7 +587,9 @@ fn payloads_live_and_die_with_their_proxies() {
     assert!(!bp.set_payload(a, 3), "a removed proxy takes no payload");
     assert!(bp.is_consistent());
     bp.update(&mut events);
-    let c = bp.insert_with_payload(cube(0.0, 0.0, 0.0, 1.0), 11).unwrap();
+    let c = bp
+        .insert_with_payload(cube(0.0, 0.0, 0.0, 1.0), 11)
+        .unwrap();
     assert_eq!(c, a, "the id is reused");
     assert_eq!(bp.payload(c), Some(11));
     assert_eq!(bp.payload(ProxyId(99)), None);

@@ -26,8 +26,8 @@ use crate::query::QueryFilter;
 
 /// The parts of a world that queries read (made by `World::query_view`).
 pub(crate) struct QueryView<'w> {
-    pub bodies: &'w Arena<RigidBody>,
-    pub colliders: &'w Arena<Collider>,
+    pub bodies: &'w Arena<RigidBody, BodyHandle>,
+    pub colliders: &'w Arena<Collider, ColliderHandle>,
     pub broad_phase: &'w BroadPhase,
     /// How far a moving collider can be outside its broad-phase box (m; infinite: unknown).
     pub slack: Real,

@@ -194,7 +194,7 @@ impl ProxyMotion {
 /// The narrow phase's view of the colliders, by broad-phase proxy.
 struct ColliderView<'w> {
     broad_phase: &'w BroadPhase,
-    colliders: &'w Arena<Collider>,
+    colliders: &'w Arena<Collider, ColliderHandle>,
     motion: &'w [ProxyMotion],
     dt: Real,
 }

@@ -76,7 +76,7 @@ impl World {
             &self.sleep,
             dt,
         );
-        let handle = |bodies: &Arena<RigidBody>, index: u32| bodies.handle(index);
+        let handle = |bodies: &Arena<RigidBody, BodyHandle>, index: u32| bodies.handle(index);
         for &slot in &self.islands.woke {
             self.events
                 .push(Event::BodyWoke(handle(&self.bodies, slot)));
