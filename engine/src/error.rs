@@ -112,3 +112,14 @@ pub(crate) fn finite(what: &'static str, values: &[f32]) -> Result<(), Error> {
         Err(Error::NonFinite(what))
     }
 }
+
+impl From<sprung_spring::MassSpringError> for Error {
+    /// A mass-spring system's refusal as the engine's error, so that `?` joins them.
+    fn from(e: sprung_spring::MassSpringError) -> Error {
+        match e {
+            sprung_spring::MassSpringError::NonFinite(what) => Error::NonFinite(what),
+            sprung_spring::MassSpringError::OutOfRange(what) => Error::OutOfRange(what),
+            sprung_spring::MassSpringError::InvalidTimeStep => Error::InvalidTimeStep,
+        }
+    }
+}

@@ -29,7 +29,6 @@ mod handle;
 mod integrate;
 mod joint;
 pub mod limits;
-mod mass_spring;
 mod pd;
 mod query;
 pub mod settings;
@@ -58,7 +57,6 @@ pub use world::{LimitedSpring, SpringLimit, StepReport, World};
 /// engine), the position-based mass-spring system for ropes and cloth, and the PD controller
 /// that drives a body.
 pub mod spring {
-    pub use crate::mass_spring::MassSpring;
     pub use crate::pd::PdController;
     pub use sprung_spring::*;
 }

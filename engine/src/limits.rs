@@ -33,9 +33,8 @@ use sprung_collision::unit::{unit_quaternion, unit_vector};
 
 use crate::error::{finite, Error};
 
-/// Largest coordinate (m) of a position, anchor or target: 100 km, Box2D's "huge". Past it f32
-/// resolves positions to a centimetre or worse.
-pub const MAX_COORDINATE: Real = 1e5;
+pub use sprung_spring::limits::{MAX_ACCELERATION, MAX_COORDINATE, MAX_TIME_STEP, MIN_TIME_STEP};
+
 /// Smallest mass (kg): a milligram.
 pub const MIN_MASS: Real = 1e-6;
 /// Largest mass (kg): a million tonnes.
@@ -54,16 +53,10 @@ pub const MAX_LINEAR_SPEED: Real = 1e4;
 pub const MAX_ANGULAR_SPEED: Real = 1e4;
 /// Largest force component (N), torque (N m) or impulse (N s).
 pub const MAX_FORCE: Real = 1e15;
-/// Largest gravity component (m/s²): a thousand g.
-pub const MAX_ACCELERATION: Real = 1e4;
 /// Largest gravity scale, either way.
 pub const MAX_GRAVITY_SCALE: Real = 1e3;
 /// Largest linear or angular damping (1/s).
 pub const MAX_DAMPING: Real = 1e6;
-/// Smallest time step (s).
-pub const MIN_TIME_STEP: Real = 1e-6;
-/// Largest time step (s).
-pub const MAX_TIME_STEP: Real = 1.0;
 /// Largest friction coefficient.
 pub const MAX_FRICTION: Real = 1e3;
 

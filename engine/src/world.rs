@@ -42,6 +42,7 @@ mod events;
 mod filters;
 mod hash;
 mod joints;
+mod obstacles;
 mod quarantine;
 mod queries;
 mod rows;

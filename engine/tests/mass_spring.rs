@@ -78,15 +78,15 @@ fn it_never_explodes_whatever_the_elasticity_and_refuses_what_would() {
         );
     }
     assert!(matches!(
-        MassSpring::new(2.01, Vector::zeros(), 0.01),
+        MassSpring::new(2.01, Vector::zeros(), 0.01).map_err(Error::from),
         Err(Error::OutOfRange(_))
     ));
     assert!(matches!(
-        MassSpring::new(-0.1, Vector::zeros(), 0.01),
+        MassSpring::new(-0.1, Vector::zeros(), 0.01).map_err(Error::from),
         Err(Error::OutOfRange(_))
     ));
     assert!(matches!(
-        MassSpring::new(1.0, Vector::zeros(), 0.0),
+        MassSpring::new(1.0, Vector::zeros(), 0.0).map_err(Error::from),
         Err(Error::InvalidTimeStep)
     ));
     let mut c = cloth(2, 1.0, 0.0);

@@ -33,7 +33,9 @@
 //! | [`inertialization`] | offset blending between animations, on values and on rotations |
 //! | [`controller`] | character controller and trajectory prediction |
 //! | [`integrators`] | explicit, semi-implicit and implicit updates of a damped spring |
-//! | [`substep`] | the three sub-stepping schemes for springs updated per frame |
+//! | [`substep`] | the three sub-stepping schemes for springs updated per frame, and the fixed stepper |
+//! | [`mass_spring`] | ropes and cloth as points and position-correcting springs that cannot explode |
+//! | [`limits`] | the bounds on coordinates, accelerations and time steps (the engine's too) |
 
 pub mod controller;
 pub mod critical;
@@ -42,6 +44,8 @@ pub mod derived;
 pub mod exact;
 pub mod inertialization;
 pub mod integrators;
+pub mod limits;
+pub mod mass_spring;
 pub mod params;
 pub mod rotation;
 pub mod substep;
@@ -58,6 +62,7 @@ pub use derived::{DoubleSpring, TimedSpring, VelocitySpring};
 pub use exact::{spring_damper, SpringStep};
 pub use inertialization::{Inertializer, RotationInertializer};
 pub use integrators::Integrator;
+pub use mass_spring::{MassSpring, MassSpringError, Obstacles};
 pub use params::{
     Spring, SpringError, CRITICAL_HALF, MAX_DAMPING_RATIO, MAX_HALFLIFE, MAX_HERTZ, MAX_STIFFNESS,
     MIN_HALFLIFE,

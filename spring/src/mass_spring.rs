@@ -5,7 +5,8 @@
 //! corrections: each pulls its two points towards its rest length by a fraction `elasticity`
 //! of the error, between 0 (slack) and 2 (mirrored past the rest length); beyond 2 a correction
 //! would overshoot by more than the error and is refused. Pinned points stay put. Points collide
-//! one way with a world's colliders: pushed out of them, never pushing.
+//! one way with obstacles ([`Obstacles`]: sprung's `World` is one, its colliders): pushed out of
+//! them, never pushing.
 //! (After the article "how to make a mass-spring model that never explodes", seeds/001.)
 //!
 //! The article notes that without damping the elasticity must stay under 1. The reason, for one
@@ -15,12 +16,56 @@
 //! fraction of the velocity (less a margin): the damping the elasticity needs is applied, not
 //! left to the user to find. At 2 it keeps none: the springs then relax the shape each update.
 
-use parry3d::bounding_volume::Aabb;
-use parry3d::math::{Point, Real, Vector};
+use nalgebra::{Point3, Vector3};
 
-use crate::error::{finite, Error};
 use crate::limits;
-use crate::world::World;
+use crate::Real;
+
+type Point<T> = Point3<T>;
+type Vector<T> = Vector3<T>;
+
+/// What a mass-spring system's points are kept out of. sprung's `World` is one: its colliders
+/// push points out to `radius` from their surfaces.
+pub trait Obstacles {
+    /// Moves `point` out of every obstacle it is inside or within `radius` of, to `radius` from
+    /// the surface along the nearest way out; leaves it alone otherwise.
+    fn push_out(&self, point: &mut Point<Real>, radius: Real);
+}
+
+/// Why a mass-spring system refused a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MassSpringError {
+    /// A value was NaN or infinite (which one).
+    NonFinite(&'static str),
+    /// A value outside its range (which, and the range).
+    OutOfRange(&'static str),
+    /// A time step that is not finite or outside [`limits::MIN_TIME_STEP`] to
+    /// [`limits::MAX_TIME_STEP`].
+    InvalidTimeStep,
+}
+
+impl std::fmt::Display for MassSpringError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MassSpringError::NonFinite(what) => write!(f, "{what} must be finite"),
+            MassSpringError::OutOfRange(what) => write!(f, "out of range: {what}"),
+            MassSpringError::InvalidTimeStep => write!(f, "invalid time step"),
+        }
+    }
+}
+
+impl std::error::Error for MassSpringError {}
+
+/// Finite, and every component within ±[`limits::MAX_COORDINATE`].
+fn position(what: &'static str, p: &Vector<Real>) -> Result<(), MassSpringError> {
+    if !p.iter().all(|x| x.is_finite()) {
+        return Err(MassSpringError::NonFinite(what));
+    }
+    if p.iter().any(|x| x.abs() > limits::MAX_COORDINATE) {
+        return Err(MassSpringError::OutOfRange("coordinates: within ±1e5 m"));
+    }
+    Ok(())
+}
 
 /// A spring between two points: its rest length is their distance when it was added.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,8 +78,8 @@ struct Link {
 /// Ropes and cloth as points and position-correcting springs.
 ///
 /// ```
-/// use sprung::spring::MassSpring;
-/// use sprung::math::{Point, Vector};
+/// use sprung_spring::MassSpring;
+/// use nalgebra::{Point3 as Point, Vector3 as Vector};
 ///
 /// // A 2 m rope of 11 points hanging from its first.
 /// let mut rope = MassSpring::new(1.0, Vector::new(0.0, -9.81, 0.0), 1.0 / 60.0).unwrap();
@@ -69,18 +114,24 @@ pub struct MassSpring {
 impl MassSpring {
     /// An empty system: springs of `elasticity` (in [0, 2]), `gravity` (m/s^2), updated every
     /// `dt` (s). Damping 1% of the velocity per update, 8 passes over the springs.
-    pub fn new(elasticity: Real, gravity: Vector<Real>, dt: Real) -> Result<Self, Error> {
-        finite("elasticity", &[elasticity])?;
-        limits::bounded(
-            "gravity",
-            gravity.as_slice(),
-            limits::MAX_ACCELERATION,
-            "gravity: within ±1e4 m/s^2",
-        )?;
-        if !(0.0..=2.0).contains(&elasticity) {
-            return Err(Error::OutOfRange("elasticity must be within [0, 2]"));
+    pub fn new(elasticity: Real, gravity: Vector<Real>, dt: Real) -> Result<Self, MassSpringError> {
+        if !elasticity.is_finite() {
+            return Err(MassSpringError::NonFinite("elasticity"));
         }
-        crate::limits::time_step(dt)?;
+        if !gravity.iter().all(|g| g.is_finite()) {
+            return Err(MassSpringError::NonFinite("gravity"));
+        }
+        if gravity.iter().any(|g| g.abs() > limits::MAX_ACCELERATION) {
+            return Err(MassSpringError::OutOfRange("gravity: within ±1e4 m/s^2"));
+        }
+        if !(0.0..=2.0).contains(&elasticity) {
+            return Err(MassSpringError::OutOfRange(
+                "elasticity must be within [0, 2]",
+            ));
+        }
+        if !(dt.is_finite() && (limits::MIN_TIME_STEP..=limits::MAX_TIME_STEP).contains(&dt)) {
+            return Err(MassSpringError::InvalidTimeStep);
+        }
         Ok(MassSpring {
             points: Vec::new(),
             previous: Vec::new(),
@@ -95,17 +146,17 @@ impl MassSpring {
     }
 
     /// Keeps `1 - damping` of each update's velocity (`damping` in [0, 1]).
-    pub fn set_damping(&mut self, damping: Real) -> Result<(), Error> {
+    pub fn set_damping(&mut self, damping: Real) -> Result<(), MassSpringError> {
         if !(0.0..=1.0).contains(&damping) {
-            return Err(Error::OutOfRange("damping must be within [0, 1]"));
+            return Err(MassSpringError::OutOfRange("damping must be within [0, 1]"));
         }
         self.keep = 1.0 - damping;
         Ok(())
     }
 
     /// Adds a point at rest at `at`; a pinned point never moves. Returns its index.
-    pub fn add_point(&mut self, at: Point<Real>, pinned: bool) -> Result<usize, Error> {
-        limits::position("point", &at.coords)?;
+    pub fn add_point(&mut self, at: Point<Real>, pinned: bool) -> Result<usize, MassSpringError> {
+        position("point", &at.coords)?;
         self.points.push(at);
         self.previous.push(at);
         self.pinned.push(pinned);
@@ -113,9 +164,9 @@ impl MassSpring {
     }
 
     /// Joins points `a` and `b` by a spring whose rest length is their distance now.
-    pub fn add_spring(&mut self, a: usize, b: usize) -> Result<(), Error> {
+    pub fn add_spring(&mut self, a: usize, b: usize) -> Result<(), MassSpringError> {
         if a >= self.points.len() || b >= self.points.len() || a == b {
-            return Err(Error::OutOfRange(
+            return Err(MassSpringError::OutOfRange(
                 "spring points must be two existing points",
             ));
         }
@@ -129,10 +180,10 @@ impl MassSpring {
     }
 
     /// Puts a point at `at`, at rest (a pinned one too: this is how a rope's end is carried).
-    pub fn set_point(&mut self, index: usize, at: Point<Real>) -> Result<(), Error> {
-        limits::position("point", &at.coords)?;
+    pub fn set_point(&mut self, index: usize, at: Point<Real>) -> Result<(), MassSpringError> {
+        position("point", &at.coords)?;
         if index >= self.points.len() {
-            return Err(Error::OutOfRange("no such point"));
+            return Err(MassSpringError::OutOfRange("no such point"));
         }
         self.points[index] = at;
         self.previous[index] = at;
@@ -141,10 +192,14 @@ impl MassSpring {
 
     /// Pulls a free point by `displacement` (m) without touching its last position: the pull
     /// becomes velocity, as a hand yanking the cloth would.
-    pub fn pull(&mut self, index: usize, displacement: Vector<Real>) -> Result<(), Error> {
-        limits::position("pull", &displacement)?;
+    pub fn pull(
+        &mut self,
+        index: usize,
+        displacement: Vector<Real>,
+    ) -> Result<(), MassSpringError> {
+        position("pull", &displacement)?;
         if index >= self.points.len() {
-            return Err(Error::OutOfRange("no such point"));
+            return Err(MassSpringError::OutOfRange("no such point"));
         }
         if !self.pinned[index] {
             self.points[index] += displacement;
@@ -185,9 +240,9 @@ impl MassSpring {
             .fold(0.0, Real::max)
     }
 
-    /// One update: Verlet in positions, then passes of the springs' corrections and the world's
-    /// colliders pushing points out (if a world is given).
-    pub fn update(&mut self, world: Option<&World>) {
+    /// One update: Verlet in positions, then passes of the springs' corrections and the
+    /// obstacles pushing points out (if given: `Some(&world)` for sprung's colliders).
+    pub fn update(&mut self, obstacles: Option<&dyn Obstacles>) {
         let c = self.elasticity - 1.0;
         let keep = if c > 0.0 {
             self.keep.min(0.9 * (1.0 - c) / (2.0 * c))
@@ -207,8 +262,8 @@ impl MassSpring {
         // undoes the other (a rope over an edge keeps its length and stays out of the edge).
         for _ in 0..self.iterations {
             self.relax_springs();
-            if let Some(world) = world {
-                self.collide(world);
+            if let Some(obstacles) = obstacles {
+                self.collide(obstacles);
             }
         }
     }
@@ -235,40 +290,12 @@ impl MassSpring {
         }
     }
 
-    /// Pushes every free point out of the world's colliders, `radius` from their surfaces.
-    fn collide(&mut self, world: &World) {
-        let r = self.radius;
+    /// Pushes every free point out of the obstacles, `radius` from their surfaces.
+    fn collide(&mut self, obstacles: &dyn Obstacles) {
         for (i, p) in self.points.iter_mut().enumerate() {
-            if self.pinned[i] {
-                continue;
+            if !self.pinned[i] {
+                obstacles.push_out(p, self.radius);
             }
-            let probe = Aabb::new(*p - Vector::repeat(r), *p + Vector::repeat(r));
-            world.colliders_in(&probe, |collider| {
-                let projection =
-                    collider
-                        .shape()
-                        .as_parry()
-                        .project_point(collider.world_pose(), p, true);
-                let to_surface = projection.point - *p;
-                let distance = to_surface.norm();
-                if projection.is_inside {
-                    // Inside (solid projection returns the point itself): out along the nearest
-                    // surface, found by projecting onto the boundary.
-                    let boundary =
-                        collider
-                            .shape()
-                            .as_parry()
-                            .project_point(collider.world_pose(), p, false);
-                    let out = boundary.point - *p;
-                    if let Some(dir) = out.try_normalize(1.0e-9) {
-                        *p = boundary.point + dir * r;
-                    }
-                } else if distance < r {
-                    if let Some(dir) = (-to_surface).try_normalize(1.0e-9) {
-                        *p = projection.point + dir * r;
-                    }
-                }
-            });
         }
     }
 }
