@@ -1,6 +1,6 @@
 //! splitmix64, exactly as docs/SCENES.md writes it: the one seeded generator of the
 //! scenes, the benches (which use it from here) and the collision crate's tests (which include
-//! this file: it needs only nalgebra).
+//! this file, as the engine's and the broad phase's tests do: it needs only nalgebra).
 
 use nalgebra::{Isometry3, Vector3};
 
@@ -35,6 +35,16 @@ impl Rng {
     /// Uniform in [lo, hi).
     pub fn range(&mut self, lo: Real, hi: Real) -> Real {
         lo + (hi - lo) * self.unit()
+    }
+
+    /// Uniform in [-half, half).
+    pub fn signed(&mut self, half: Real) -> Real {
+        self.range(-half, half)
+    }
+
+    /// An index below `n` (> 0), by the remainder of the next output.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
     }
 
     /// A vector with components uniform in [-half, half).

@@ -1,6 +1,8 @@
 //! The position-based mass-spring system: it cannot explode, a rope hangs at its length, and
 //! cloth lands on the world's colliders without moving them.
 
+mod common;
+
 use sprung::math::{Point, Real, Vector};
 use sprung::spring::MassSpring;
 use sprung::{ColliderBuilder, Error, RigidBodyBuilder, World};
@@ -163,14 +165,8 @@ fn cloth_lands_on_a_box_and_does_not_push_it() {
 /// of up to 1 m on a random point every 10 updates stay finite and bounded.
 #[test]
 fn random_pulls_for_a_hundred_thousand_updates_stay_bounded() {
-    let mut seed = 42u64;
-    let mut random = move || {
-        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as Real / 16_777_216.0
-    };
+    let mut rng = common::rng::Rng(42);
+    let mut random = move || rng.unit();
     for step in 0..=8 {
         let elasticity = step as Real * 0.25;
         // A 6 x 6 cloth without gravity, its first corner pinned.

@@ -1,5 +1,9 @@
 //! World queries against closed forms: a box resting on the ground, rays and sweeps from above.
 
+mod common;
+
+use common::rng::Rng;
+
 use sprung::collision::cast::ray_cast;
 use sprung::collision::parry3d::shape::Ball;
 use sprung::collision::shape::{Shape, ShapeError};
@@ -514,26 +518,6 @@ fn sensors_can_be_left_out_of_queries() {
     assert!(skipped.is_none());
 }
 
-/// splitmix64, for the brute-force test's random scene and rays.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [-a, a].
-    fn signed(&mut self, a: Real) -> Real {
-        ((self.next() >> 40) as Real / (1u64 << 24) as Real * 2.0 - 1.0) * a
-    }
-    fn vector(&mut self, a: Real) -> Vector<Real> {
-        Vector::new(self.signed(a), self.signed(a), self.signed(a))
-    }
-}
-
 /// The first hit of a ray by testing every collider at its body's pose now, with the same
 /// ray test the world uses (the ray against each shape is checked against parry3d elsewhere;
 /// this is about which colliders get tested): collider and time of impact.
@@ -625,7 +609,7 @@ fn rays_among_two_thousand_moving_bodies_hit_first_what_brute_force_says() {
             rng.signed(30.0),
         ));
         // Every other ray aimed near a body (a thrown one every fourth), the rest anywhere.
-        let aim = bodies[(rng.next() % bodies.len() as u64) as usize];
+        let aim = bodies[(rng.next_u64() % bodies.len() as u64) as usize];
         let target = world.body(aim).unwrap().pose().translation.vector + rng.vector(0.3);
         let dir = if i % 2 == 0 {
             target - origin.coords
@@ -769,7 +753,7 @@ fn projected_points_reach_the_nearest_collider_as_brute_force_says() {
     let keep = |handle: ColliderHandle, _: &sprung::Collider| odd(handle);
     for i in 0..2_000 {
         // Every other point near a body (a thrown one every fourth), the rest anywhere.
-        let near = bodies[(rng.next() % bodies.len() as u64) as usize];
+        let near = bodies[(rng.next_u64() % bodies.len() as u64) as usize];
         let point = if i % 2 == 1 {
             Point::from(world.body(near).unwrap().pose().translation.vector + rng.vector(1.0))
         } else {

@@ -4,26 +4,11 @@ use super::*;
 use parry3d::math::{Point, Vector};
 use std::collections::BTreeSet;
 
-/// splitmix64.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn signed(&mut self, a: f32) -> f32 {
-        (self.unit() * 2.0 - 1.0) * a
-    }
-}
+// splitmix64, the scenes' generator, shared rather than copied.
+#[allow(dead_code)]
+#[path = "../../../demos/src/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn cube(x: f32, y: f32, z: f32, h: f32) -> Aabb {
     Aabb::new(

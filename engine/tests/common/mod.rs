@@ -2,6 +2,10 @@
 //! bodies on it. One place, so that a test says what it varies and nothing else.
 #![allow(dead_code)]
 
+/// splitmix64, the scenes' generator (demos/src/rng.rs), shared rather than copied.
+#[path = "../../../demos/src/rng.rs"]
+pub mod rng;
+
 use sprung::math::{Real, Vector};
 use sprung::{BodyHandle, ColliderBuilder, ColliderHandle, RigidBodyBuilder, World};
 
