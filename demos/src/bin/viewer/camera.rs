@@ -52,7 +52,7 @@ impl Orbit {
     }
 
     /// The eye's unit forward, right and up.
-    fn basis(&self) -> (Vec3, Vec3, Vec3) {
+    pub fn basis(&self) -> (Vec3, Vec3, Vec3) {
         let forward = (self.target - self.eye()).normalize();
         let right = forward.cross(Vec3::Y).normalize();
         let up = right.cross(forward);

@@ -11,10 +11,12 @@
 //! is the same on any machine, if nobody touches the window) and exits; `--screenshot FILE.png` saves the last frame;
 //! `--drag-at X,Y --drag-to X,Y` presses the mouse at pixel (X, Y), moves it to the second
 //! pixel and holds it, then prints how far the dragged body moved. `--size WxH` sets the
-//! window (default 1280x720), `--msaa N` its samples per pixel (default 4); `--show contacts,joints,aabbs,islands` starts with those shown.
+//! window (default 1280x720), `--msaa N` its samples per pixel (default 4 on a GPU, 1 under software GL); `--show contacts,joints,aabbs,islands` starts with those shown; `--spheres mesh|impostor` draws spheres one way (by default impostors above 500 spheres).
 
 mod camera;
 mod drag;
+mod impostor;
+mod multisample;
 mod overlay;
 mod render;
 mod scene_view;
@@ -29,7 +31,8 @@ use sprung_demos::{catalogue, find_any, Scene, SceneSpec, SHOWCASE};
 
 use camera::Orbit;
 use drag::{Drag, DragSpring};
-use scene_view::{point3, vec3 as to_vec3, SceneView, Tint};
+use impostor::SphereMaterial;
+use scene_view::{point3, sphere_count, vec3 as to_vec3, SceneView, SphereStyle, Tint};
 
 /// The keys, as the help panel lists them.
 const HELP: &[&str] = &[
@@ -57,7 +60,8 @@ struct Options {
     drag_to: Option<Vec2>,
     size: (i32, i32),
     show: Show,
-    msaa: i32,
+    msaa: Option<i32>,
+    spheres: SphereStyle,
 }
 
 /// sprung's viewer: every scene of the catalogue in a window, with the mouse as a spring.
@@ -82,12 +86,17 @@ struct Cli {
     /// The window's size in pixels.
     #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = size)]
     size: (i32, i32),
-    /// Samples per pixel (multisampling).
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(i32).range(1..=16))]
-    msaa: i32,
+    /// Samples per pixel (multisampling) [default: 4 on a GPU, 1 under software GL such as
+    /// Mesa's llvmpipe, where 4 samples cost more than drawing the scene].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..=16))]
+    msaa: Option<i32>,
     /// Start with these shown.
     #[arg(long, value_name = "WHAT", value_delimiter = ',', value_enum)]
     show: Vec<ShowWhat>,
+    /// How spheres are drawn: `auto` draws impostors (a quad each, lit per pixel) for scenes
+    /// of many spheres and meshes otherwise.
+    #[arg(long, value_name = "STYLE", value_enum, default_value_t)]
+    spheres: SphereStyle,
 }
 
 /// What `--show` can start with.
@@ -163,6 +172,7 @@ impl From<Cli> for Options {
             size: cli.size,
             show,
             msaa: cli.msaa,
+            spheres: cli.spheres,
         }
     }
 }
@@ -180,7 +190,7 @@ fn main() -> ExitCode {
             window_width: options.size.0,
             window_height: options.size.1,
             high_dpi: false,
-            sample_count: options.msaa,
+            sample_count: multisample::samples(options.msaa),
             window_resizable: true,
             ..Default::default()
         },
@@ -194,6 +204,17 @@ fn main() -> ExitCode {
         std::process::exit(code);
     });
     ExitCode::SUCCESS
+}
+
+/// The view of `scene`, its spheres drawn as `options` say (impostors only if `can_impostor`:
+/// their shader compiled).
+fn new_view(scene: &Scene, options: &Options, can_impostor: bool) -> SceneView {
+    let points = scene.mass_spring.as_ref().map_or(0, |s| s.points().len());
+    let spheres = sphere_count(&scene.world, points);
+    SceneView::new(
+        &scene.world,
+        can_impostor && options.spheres.impostors(spheres),
+    )
 }
 
 /// What the debug toggles show.
@@ -359,6 +380,8 @@ struct App {
     frame: u64,
     list: (Vec2, Vec2),
     sketch: overlay::Sketch,
+    /// The impostors' shader; `None` if it did not compile (spheres are then meshes).
+    sphere_material: Option<SphereMaterial>,
 }
 
 impl App {
@@ -368,12 +391,23 @@ impl App {
         let name = options.scene.as_deref().unwrap_or(SHOWCASE.name);
         let current = specs.iter().position(|s| s.name == name).unwrap_or(0);
         let scene = (specs[current].build)();
-        let view = SceneView::new(&scene.world);
+        let sphere_material = SphereMaterial::new()
+            .map_err(|e| {
+                eprintln!("viewer: spheres drawn as meshes, the impostor shader failed: {e}")
+            })
+            .ok();
+        let view = new_view(&scene, &options, sphere_material.is_some());
         let orbit = initial_view(specs[current], &scene);
         let script = match (options.drag_at, options.drag_to, options.frames) {
             (Some(at), Some(to), Some(frames)) => Some(Script::new(at, to, frames)),
             _ => None,
         };
+        if options.msaa.is_none()
+            && multisample::software_gl()
+            && !multisample::likely_software_gl()
+        {
+            eprintln!("viewer: GL renders in software here, where multisampling costs more than the scene: `--msaa 1` draws faster");
+        }
         App {
             stepper: FixedStepper::new(specs[current].dt, 4),
             show: Show {
@@ -403,6 +437,7 @@ impl App {
             frame: 0,
             list: (Vec2::ZERO, Vec2::ZERO),
             sketch: overlay::Sketch::default(),
+            sphere_material,
         }
     }
 
@@ -420,7 +455,7 @@ impl App {
         if switch && self.scene.world.joints().next().is_some() {
             self.show.joints = true;
         }
-        self.view = SceneView::new(&self.scene.world);
+        self.view = new_view(&self.scene, &self.options, self.sphere_material.is_some());
         self.stepper = FixedStepper::new(spec.dt, 4);
         self.stats = Stats::default();
         self.follow = None;
@@ -685,7 +720,9 @@ impl App {
             mass_spring: self.scene.mass_spring.as_ref(),
         };
         self.view.update(&self.scene.world, self.alpha, &tint);
-        self.view.draw();
+        let (_, _, up) = self.orbit.basis();
+        self.view
+            .draw(self.sphere_material.as_ref(), self.orbit.eye(), up);
         // Markers keep about the same size on screen.
         let scale = 0.003 * self.orbit.distance;
         let sketch = &mut self.sketch;

@@ -20,6 +20,8 @@ const AXIS: Color = Color::new(0.2, 0.3, 0.95, 1.0);
 const AABB_AWAKE: Color = Color::new(0.1, 0.6, 0.2, 1.0);
 const AABB_ASLEEP: Color = Color::new(0.35, 0.35, 0.35, 1.0);
 const AABB_STATIC: Color = Color::new(0.45, 0.3, 0.2, 1.0);
+/// Above this many joints, [`Sketch::joints`] draws their lines without the anchors' markers.
+pub const MANY_JOINTS: usize = 1000;
 /// The panels' background.
 pub const PANEL: Color = Color::new(0.08, 0.09, 0.11, 0.72);
 /// The panels' text.
@@ -95,7 +97,12 @@ impl Sketch {
 
     /// Each joint: its two anchors (A blue, B magenta) joined by a line, the axis of a hinge or
     /// slider, and the two axes of an upright spring. Poses are interpolated by `alpha`.
+    ///
+    /// Above [`MANY_JOINTS`] joints the anchors' markers are left out: in a grid of thousands
+    /// they hide the bodies, and as thousands of small cubes they cost software GL more than
+    /// the bodies themselves; the lines still show each joint and how far it is pulled open.
     pub fn joints(&mut self, world: &World, alpha: Real, scale: f32) {
+        let markers = world.joints().nth(MANY_JOINTS).is_none();
         for (_, joint) in world.joints() {
             let (a, b) = joint.bodies();
             let (Some(pose_a), Some(pose_b)) = (
@@ -135,8 +142,10 @@ impl Sketch {
                 _ => {}
             }
             self.line(pa, pb, LINK);
-            self.marker(pa, scale, ANCHOR_A);
-            self.marker(pb, scale, ANCHOR_B);
+            if markers {
+                self.marker(pa, scale, ANCHOR_A);
+                self.marker(pb, scale, ANCHOR_B);
+            }
         }
     }
 

@@ -8,7 +8,8 @@
 //! Lighting is Lambert with a hemisphere ambient, per vertex: flat faces (boxes, hulls, meshes)
 //! carry one normal per face, round ones (spheres, capsules) one per vertex. Computed on the
 //! CPU, not in a shader, because it is a few multiplications per vertex and needs no
-//! material or shader of macroquad's, which keeps this module small.
+//! material or shader of macroquad's, which keeps this module small. (Spheres in scenes of
+//! many are the exception: `impostor` draws them with a shader, for speed.)
 
 use macroquad::models::{draw_mesh, Mesh, Vertex};
 use macroquad::prelude::{Color, Quat, Vec2, Vec3, Vec4};
@@ -339,6 +340,16 @@ impl Batch {
                 target.indices.extend([base, base + 1, base + 2]);
             }
         }
+    }
+
+    /// Adds a quad of four vertices given round it (two triangles), as they are.
+    pub fn quad(&mut self, corners: [Vertex; 4]) {
+        let target = self.room(4, 6);
+        let base = target.vertices.len() as u16;
+        target.vertices.extend(corners);
+        target
+            .indices
+            .extend([base, base + 1, base + 2, base, base + 2, base + 3]);
     }
 
     /// Adds every triangle of `other` (already lit) to this batch.

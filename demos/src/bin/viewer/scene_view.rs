@@ -9,6 +9,7 @@ use sprung::collision::shape::Shape;
 use sprung::math::{Isometry, Point, Real, Vector};
 use sprung::{BodyHandle, BodyKind, ColliderHandle, World};
 
+use crate::impostor::{add_sphere, SphereMaterial};
 use crate::render::{palette, Batch, Detail, Light, LocalMesh, Pose, Solid};
 
 /// A nalgebra vector as glam.
@@ -84,6 +85,48 @@ pub struct SceneView {
     frame: Batch,
     /// The ball drawn at each point of a rope or cloth.
     point_mesh: Option<LocalMesh>,
+    /// Whether spheres are drawn as impostors (into `spheres`) rather than meshes.
+    impostors: bool,
+    /// This frame's spheres, as impostors' quads.
+    spheres: Batch,
+}
+
+/// How spheres are drawn: the `--spheres` option.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SphereStyle {
+    /// Impostors when the scene has more than [`MANY_SPHERES`], meshes otherwise.
+    #[default]
+    Auto,
+    /// Always meshes (triangles lit per vertex).
+    Mesh,
+    /// Always impostors (a quad each, lit per pixel).
+    Impostor,
+}
+
+/// Above this many spheres (sphere colliders and mass-spring points) a scene's spheres are
+/// impostors by default: each is small on screen, where an impostor's unsmoothed outline does
+/// not show, and as meshes they would cost software GL most of the frame.
+pub const MANY_SPHERES: usize = 500;
+
+impl SphereStyle {
+    /// Whether a scene of `spheres` spheres draws them as impostors.
+    pub fn impostors(self, spheres: usize) -> bool {
+        match self {
+            SphereStyle::Auto => spheres > MANY_SPHERES,
+            SphereStyle::Mesh => false,
+            SphereStyle::Impostor => true,
+        }
+    }
+}
+
+/// The spheres of `world` (sphere colliders) and `points` of a mass-spring system.
+pub fn sphere_count(world: &World, points: usize) -> usize {
+    let colliders = world
+        .bodies()
+        .flat_map(|(_, b)| b.colliders().iter())
+        .filter(|&&c| matches!(world.collider(c).map(|c| c.shape()), Some(Shape::Sphere(_))))
+        .count();
+    colliders + points
 }
 
 /// How each body is coloured this frame.
@@ -98,8 +141,8 @@ pub struct Tint<'a> {
 
 impl SceneView {
     /// The view of `world`: meshes for its colliders, round shapes cut more coarsely when
-    /// there are many.
-    pub fn new(world: &World) -> SceneView {
+    /// there are many; moving spheres as impostors if `impostors`.
+    pub fn new(world: &World, impostors: bool) -> SceneView {
         let colliders: usize = world.bodies().map(|(_, b)| b.colliders().len()).sum();
         let segments = match colliders {
             0..=500 => 24,
@@ -116,6 +159,8 @@ impl SceneView {
             statics: Batch::default(),
             frame: Batch::default(),
             point_mesh: None,
+            impostors,
+            spheres: Batch::default(),
         };
         for (_, body) in world.bodies() {
             if body.kind() != BodyKind::Static {
@@ -147,6 +192,7 @@ impl SceneView {
     pub fn update(&mut self, world: &World, alpha: Real, tint: &Tint) {
         self.frame.clear();
         self.frame.append(&self.statics);
+        self.spheres.clear();
         for (handle, body) in world.bodies() {
             if body.kind() == BodyKind::Static {
                 continue;
@@ -176,6 +222,16 @@ impl SceneView {
                     colour
                 };
                 let pose = pose(&(body_pose * collider.local_pose()));
+                if let (true, Shape::Sphere(ball)) = (self.impostors, collider.shape()) {
+                    add_sphere(
+                        &mut self.spheres,
+                        pose.translation,
+                        ball.radius,
+                        pose.rotation,
+                        tint,
+                    );
+                    continue;
+                }
                 let detail = self.detail;
                 let mesh = self
                     .meshes
@@ -195,6 +251,16 @@ impl SceneView {
                 .point_mesh
                 .get_or_insert_with(|| LocalMesh::new(&Solid::Sphere(radius), detail, false));
             for p in system.points() {
+                if self.impostors {
+                    add_sphere(
+                        &mut self.spheres,
+                        point3(p),
+                        radius,
+                        Quat::IDENTITY,
+                        MASS_SPRING,
+                    );
+                    continue;
+                }
                 let at = Pose {
                     rotation: Quat::IDENTITY,
                     translation: point3(p),
@@ -204,14 +270,18 @@ impl SceneView {
         }
     }
 
-    /// Draws this frame's triangles with the current camera.
-    pub fn draw(&self) {
+    /// Draws this frame's triangles and spheres with the current camera, which is at `eye`
+    /// with `up` its up direction.
+    pub fn draw(&self, spheres: Option<&SphereMaterial>, eye: Vec3, up: Vec3) {
         self.frame.draw();
+        if let Some(material) = spheres {
+            material.draw(&self.spheres, eye, up, &self.light);
+        }
     }
 
     /// Vertices drawn this frame.
     pub fn vertex_count(&self) -> usize {
-        self.frame.vertex_count()
+        self.frame.vertex_count() + self.spheres.vertex_count()
     }
 }
 
