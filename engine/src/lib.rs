@@ -55,9 +55,8 @@ pub use world::{LimitedSpring, SpringLimit, StepReport, World};
 /// Springs outside the rigid-body solver, for gameplay code: the toolkit of dampers, exact
 /// spring-dampers and what is built on them (the `sprung-spring` crate, usable without the
 /// engine), the position-based mass-spring system for ropes and cloth, and the PD controller
-/// that drives a body.
+/// that drives a body (applied with `World::apply_pd`).
 pub mod spring {
-    pub use crate::pd::PdController;
     pub use sprung_spring::*;
 }
 

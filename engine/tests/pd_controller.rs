@@ -16,7 +16,8 @@ fn follow(pd: &PdController, density: Real, steps: usize) -> Vec<Vector<Real>> {
     let target = Point::new(3.0, -1.0, 2.0);
     (0..steps)
         .map(|_| {
-            pd.apply(&mut world, body, target, Vector::zeros(), DT)
+            world
+                .apply_pd(body, pd, target, Vector::zeros(), DT)
                 .unwrap();
             world.step(DT).unwrap();
             world.body(body).unwrap().translation()

@@ -35,6 +35,7 @@
 //! | [`integrators`] | explicit, semi-implicit and implicit updates of a damped spring |
 //! | [`substep`] | the three sub-stepping schemes for springs updated per frame, and the fixed stepper |
 //! | [`mass_spring`] | ropes and cloth as points and position-correcting springs that cannot explode |
+//! | [`pd`] | the implicit (stable) PD controller that drives a body to a target |
 //! | [`limits`] | the bounds on coordinates, accelerations and time steps (the engine's too) |
 
 pub mod controller;
@@ -47,6 +48,7 @@ pub mod integrators;
 pub mod limits;
 pub mod mass_spring;
 pub mod params;
+pub mod pd;
 pub mod rotation;
 pub mod substep;
 
@@ -67,6 +69,7 @@ pub use params::{
     Spring, SpringError, CRITICAL_HALF, MAX_DAMPING_RATIO, MAX_HALFLIFE, MAX_HERTZ, MAX_STIFFNESS,
     MIN_HALFLIFE,
 };
+pub use pd::PdController;
 pub use rotation::{quaternion_damper, quaternion_spring};
 pub use substep::{substep_max_dt, substep_uniform, FixedStepper, Interpolated};
 
