@@ -156,12 +156,26 @@ impl Report {
 }
 
 /// One run's timings.
+#[derive(Default)]
 struct Timing {
     total: f64,
     first: f64,
     worst_after_first: f64,
     collide: f64,
     solve: f64,
+}
+
+impl Timing {
+    /// Counts step number `step` (from 0), which took `ms`: the first apart (it builds what
+    /// the scene keeps: contacts, colours, caches), the slowest of the rest, all in the total.
+    fn record(&mut self, step: usize, ms: f64) {
+        self.total += ms;
+        if step == 0 {
+            self.first = ms;
+        } else {
+            self.worst_after_first = self.worst_after_first.max(ms);
+        }
+    }
 }
 
 /// Runs `spec` as `options` say; `on_step` is called after each step (outside the timing),
@@ -178,13 +192,7 @@ pub fn run(spec: &SceneSpec, options: &Options, on_step: &mut dyn FnMut()) -> Re
         if options.no_sleep {
             scene.world.set_sleeping(false);
         }
-        let mut timing = Timing {
-            total: 0.0,
-            first: 0.0,
-            worst_after_first: 0.0,
-            collide: 0.0,
-            solve: 0.0,
-        };
+        let mut timing = Timing::default();
         let mut report = sprung::StepReport::default();
         let mut error = None;
         for step in 0..steps {
@@ -202,12 +210,7 @@ pub fn run(spec: &SceneSpec, options: &Options, on_step: &mut dyn FnMut()) -> Re
                     break;
                 }
             }
-            timing.total += ms;
-            if step == 0 {
-                timing.first = ms;
-            } else {
-                timing.worst_after_first = timing.worst_after_first.max(ms);
-            }
+            timing.record(step, ms);
             on_step();
         }
         timings.push(timing);
@@ -424,9 +427,18 @@ mod tests {
 
     #[test]
     fn the_first_step_is_reported_apart_from_the_slowest_of_the_rest() {
+        // The slowest step is the first: it stays out of the maximum.
+        let mut timing = Timing::default();
+        for (step, ms) in [5.0, 1.0, 3.0, 2.0].into_iter().enumerate() {
+            timing.record(step, ms);
+        }
+        assert_eq!(
+            (timing.first, timing.worst_after_first, timing.total),
+            (5.0, 3.0, 11.0)
+        );
+        // And a real run reports them so: the rest's sum holds their maximum.
         let report = quick("pyramid", 3);
         assert!(report.ms_first_step > 0.0 && report.ms_max_step > 0.0);
-        assert!(report.ms_max_step * report.steps as f64 >= report.ms_per_step);
         let total = report.ms_per_step * 3.0;
         assert!((total - report.ms_first_step) >= report.ms_max_step * 0.999);
     }

@@ -543,6 +543,38 @@ fn brute_first_hit(
     best
 }
 
+/// Throws every fourth of `bodies` at 180 m/s in a random direction, and spins it up to `spin`
+/// rad/s about each axis if given: in the next step (3 m) it travels farther than the broad
+/// phase grows a box by (at most 2 m), so it ends the step outside its box.
+fn throw_every_fourth(world: &mut World, rng: &mut Rng, bodies: &[BodyHandle], spin: Option<Real>) {
+    for &body in bodies.iter().step_by(4) {
+        world
+            .set_linear_velocity(body, rng.vector(1.0).normalize() * 180.0)
+            .unwrap();
+        if let Some(spin) = spin {
+            world.set_angular_velocity(body, rng.vector(spin)).unwrap();
+        }
+    }
+}
+
+/// Teleports every `nth` of `bodies` (by `set_pose`, unrotated) to a random point at `height`
+/// within `half` of the origin along x and z.
+fn teleport(
+    world: &mut World,
+    rng: &mut Rng,
+    bodies: &[BodyHandle],
+    nth: usize,
+    half: Real,
+    height: Real,
+) {
+    for &body in bodies.iter().step_by(nth) {
+        let to = Vector::new(rng.signed(half), height, rng.signed(half));
+        world
+            .set_pose(body, Isometry::translation(to.x, to.y, to.z))
+            .unwrap();
+    }
+}
+
 /// 10,000 random rays among 2,000 moving bodies (falling and spinning, some fast enough to
 /// leave their broad-phase boxes within a step, some teleported and some added since the last
 /// step) hit first what testing every collider says: the broad phase prunes the moving bodies
@@ -582,22 +614,11 @@ fn rays_among_two_thousand_moving_bodies_hit_first_what_brute_force_says() {
     for _ in 0..6 {
         world.step(1.0 / 60.0).unwrap();
     }
-    // A quarter thrown hard and spun fast: in the next step they travel farther (3 m) than the
-    // broad phase grows a box by (at most 2 m), so they end it outside their boxes.
-    for &body in bodies.iter().step_by(4) {
-        world
-            .set_linear_velocity(body, rng.vector(1.0).normalize() * 180.0)
-            .unwrap();
-        world.set_angular_velocity(body, rng.vector(60.0)).unwrap();
-    }
+    // A quarter thrown hard and spun fast, so that they end the step outside their boxes.
+    throw_every_fourth(&mut world, &mut rng, &bodies, Some(60.0));
     world.step(1.0 / 60.0).unwrap();
     // Since the last step: a few teleported, a few added (only queued in the broad phase).
-    for &body in bodies.iter().step_by(97) {
-        let to = Vector::new(rng.signed(25.0), 5.0, rng.signed(25.0));
-        world
-            .set_pose(body, Isometry::translation(to.x, to.y, to.z))
-            .unwrap();
-    }
+    teleport(&mut world, &mut rng, &bodies, 97, 25.0, 5.0);
     for k in 0..20 {
         add(&mut world, &mut rng, k);
     }
@@ -737,18 +758,9 @@ fn projected_points_reach_the_nearest_collider_as_brute_force_says() {
     for _ in 0..5 {
         world.step(1.0 / 60.0).unwrap();
     }
-    for &body in bodies.iter().step_by(4) {
-        world
-            .set_linear_velocity(body, rng.vector(1.0).normalize() * 180.0)
-            .unwrap();
-    }
+    throw_every_fourth(&mut world, &mut rng, &bodies, None);
     world.step(1.0 / 60.0).unwrap();
-    for &body in bodies.iter().step_by(61) {
-        let to = Vector::new(rng.signed(20.0), 4.0, rng.signed(20.0));
-        world
-            .set_pose(body, Isometry::translation(to.x, to.y, to.z))
-            .unwrap();
-    }
+    teleport(&mut world, &mut rng, &bodies, 61, 20.0, 4.0);
     let odd = |handle: ColliderHandle| !skipped.contains(&handle);
     let keep = |handle: ColliderHandle, _: &sprung::Collider| odd(handle);
     for i in 0..2_000 {

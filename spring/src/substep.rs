@@ -21,6 +21,12 @@ use crate::Real;
 /// sliver of a step: a remainder within this fraction of `max_dt` joins the previous step.
 const SLACK: Real = 1e-4;
 
+/// Whether a frame of `dt` can be cut into substeps of at most `max_dt`: `dt` a usable time
+/// step and `max_dt` positive (infinite: one substep). Otherwise the substeppers do nothing.
+fn valid_substeps(dt: Real, max_dt: Real) -> bool {
+    valid_dt(dt) && max_dt > 0.0
+}
+
 /// Advances `state` by `dt` (s) in steps of `max_dt` (s) and a final remainder step, at most
 /// `max_updates` calls of `step(state, h)`. Returns the time simulated (s): `dt`, or less if
 /// the cap was hit. The last step may exceed `max_dt` by `1e-4 max_dt` (to absorb rounding).
@@ -34,7 +40,7 @@ pub fn substep_max_dt<S>(
     max_updates: usize,
     mut step: impl FnMut(&mut S, Real),
 ) -> Real {
-    if !valid_dt(dt) || max_dt.is_nan() || max_dt <= 0.0 {
+    if !valid_substeps(dt, max_dt) {
         return 0.0;
     }
     let mut done = 0.0;
@@ -66,7 +72,7 @@ pub fn substep_uniform<S>(
     max_updates: usize,
     mut step: impl FnMut(&mut S, Real),
 ) -> Real {
-    if !valid_dt(dt) || max_dt.is_nan() || max_dt <= 0.0 {
+    if !valid_substeps(dt, max_dt) {
         return 0.0;
     }
     let count = (dt / max_dt - SLACK).ceil().max(1.0);
