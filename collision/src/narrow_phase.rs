@@ -57,6 +57,14 @@ pub trait ProxyShapes {
     fn is_resting(&self, _proxy: ProxyId) -> bool {
         false
     }
+
+    /// How far (m) any point of `proxy`'s shape may have moved since the last update, at most:
+    /// its translation plus the chord of its turn at its farthest point. Pairs found apart are
+    /// skipped until their proxies have moved, together, as far as they were apart. Default
+    /// infinite: a caller that does not track motion has its pairs apart queried every update.
+    fn moved(&self, _proxy: ProxyId) -> Real {
+        Real::INFINITY
+    }
 }
 
 /// A slice indexed by proxy id serves tests and simple callers.
@@ -93,7 +101,12 @@ pub enum PairCache {
     /// The manifold, reused while the pair moves little (contact recycling).
     Manifold(Recycle),
     /// The shapes were apart by at least `gap` (m): no point can come within the margin
-    /// until they have moved that much closer, so the pair is not queried until then.
+    /// until they have moved that much closer, so the pair is not queried until then. Two
+    /// bounds of how much closer they may be: `budget`, what is left of a lower bound of their
+    /// distance once both proxies' own motions ([`ProxyShapes::moved`]) are taken off at each
+    /// update (a subtraction: cheap, and tight for shapes moving every which way, as balls in
+    /// a heap); and B's drift relative to A since `relative` (a pose product: it sees shapes
+    /// moving together, as a falling pile, as not moving). The first is tried first.
     Apart {
         /// B's pose relative to A's when the gap was measured.
         relative: Isometry<Real>,
@@ -101,6 +114,8 @@ pub enum PairCache {
         extent_b: Real,
         /// A lower bound of their distance then (m).
         gap: Real,
+        /// A lower bound of their distance now, less their motions since it was set (m).
+        budget: Real,
     },
 }
 
@@ -131,11 +146,13 @@ impl PairContact {
                 relative,
                 extent_b,
                 gap,
+                budget,
             }) => {
                 self.manifolds.is_empty()
                     && finite(relative)
                     && extent_b.is_finite()
                     && gap.is_finite()
+                    && budget.is_finite()
             }
         }
     }
@@ -154,6 +171,13 @@ fn drift(was: &Isometry<Real>, now: (&Isometry<Real>, &Isometry<Real>), extent_b
     let cos = is.rotation.coords.dot(&was.rotation.coords).abs().min(1.0);
     let turn = ((1.0 - cos * cos) + 1.0e-6).sqrt();
     moved + 2.0 * extent_b * turn
+}
+
+/// What `moved` (m, both proxies' motion since the last update) takes off a pair's `budget`:
+/// a little more, so that rounding in the subtraction (half a unit in the last place of the
+/// budget) and in the motions (each a few operations) can only make the skip the safer.
+fn spent(budget: Real, moved: Real) -> Real {
+    moved * (1.0 + 1.0e-4) + budget.abs() * 2.4e-7
 }
 
 /// How far (m) a touching pair's relative pose may move, at the farthest point of B, before its
@@ -314,8 +338,23 @@ fn update_pair<S: ProxyShapes + ?Sized>(
     let old = &mut scratch.previous;
     let old_friction = &mut scratch.previous_friction;
     'pair: {
-        if shapes.is_resting(contact.pair.a) && shapes.is_resting(contact.pair.b) {
-            break 'pair; // kept as it is
+        let (a, b) = (contact.pair.a, contact.pair.b);
+        if shapes.is_resting(a) && shapes.is_resting(b) {
+            // Kept as it is; a pair kept apart still counts what its proxies moved (a body's
+            // last step before it fell asleep, a static body teleported), and is queried when
+            // one of them moves again if that may have brought them within the margin.
+            // (Read only if they moved: a pile asleep leaves its pairs untouched.)
+            let moved = shapes.moved(a) + shapes.moved(b);
+            if moved != 0.0 {
+                if let Some(PairCache::Apart { budget, .. }) = &mut contact.cache {
+                    *budget -= spent(*budget, moved);
+                    let room = *budget > margin; // (false for NaN)
+                    if !room {
+                        contact.cache = None;
+                    }
+                }
+            }
+            break 'pair;
         }
         let (Some(pa), Some(pb)) = (shapes.pose(contact.pair.a), shapes.pose(contact.pair.b))
         else {
@@ -334,13 +373,23 @@ fn update_pair<S: ProxyShapes + ?Sized>(
                 scratch.recycled += 1;
                 break 'pair;
             }
-            Some(PairCache::Apart {
+            &Some(PairCache::Apart {
                 relative,
                 extent_b,
                 gap,
+                budget,
             }) => {
-                let r = shapes.speculative_distance(contact.pair.a, contact.pair.b);
-                if drift(relative, (pa, pb), *extent_b) < gap - margin - r {
+                let r = shapes.speculative_distance(a, b);
+                let mut left = budget - spent(budget, shapes.moved(a) + shapes.moved(b));
+                if left.is_nan() || left <= margin + r {
+                    // Their relative drift since the gap was measured gives another bound
+                    // of their distance now, which the budget starts from again.
+                    left = left.max(gap - drift(&relative, (pa, pb), extent_b));
+                }
+                if left > margin + r {
+                    if let Some(PairCache::Apart { budget, .. }) = &mut contact.cache {
+                        *budget = left;
+                    }
                     scratch.kept_apart += 1;
                     break 'pair;
                 }
@@ -392,6 +441,7 @@ fn update_pair<S: ProxyShapes + ?Sized>(
                 relative: pa.inv_mul(pb),
                 extent_b: sb.extent_from(&Point::origin()),
                 gap,
+                budget: gap,
             }),
             _ => None,
         };
@@ -768,6 +818,7 @@ mod tests {
             relative: Isometry::identity(),
             extent_b: 1.0,
             gap: 0.5,
+            budget: 0.5,
         });
         assert!(!contact.cache_is_consistent());
         contact.manifolds.clear();
@@ -775,7 +826,8 @@ mod tests {
         contact.cache = Some(PairCache::Apart {
             relative: Isometry::identity(),
             extent_b: 1.0,
-            gap: Real::NAN,
+            gap: 0.5,
+            budget: Real::NAN,
         });
         assert!(!contact.cache_is_consistent());
     }

@@ -13,7 +13,7 @@ use common::{shape, Rng, KINDS};
 use smallvec::SmallVec;
 use sprung_collision::broad_phase::{PairEvent, ProxyId, ProxyPair};
 use sprung_collision::manifold::manifolds;
-use sprung_collision::narrow_phase::NarrowPhase;
+use sprung_collision::narrow_phase::{NarrowPhase, ProxyShapes};
 use sprung_collision::parry3d;
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Translation, Vector};
 use sprung_collision::parry3d::na::UnitQuaternion;
@@ -233,10 +233,28 @@ fn recycling_keeps_what_holds_and_remakes_what_does_not() {
     }
 }
 
+/// The two colliders with how far each moved since the last update, as a world tells the
+/// narrow phase.
+struct Moving<'a> {
+    colliders: &'a [(Shape, Isometry<Real>)],
+    moved: [Real; 2],
+}
+
+impl ProxyShapes for Moving<'_> {
+    fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)> {
+        self.colliders.shape_and_pose(proxy)
+    }
+
+    fn moved(&self, proxy: ProxyId) -> Real {
+        self.moved[proxy.0 as usize]
+    }
+}
+
 /// Pairs found apart are not queried again until they could have come within the margin:
 /// over random pairs of every kind placed up to 1 m apart and moved by random small steps,
 /// every step the narrow phase skips must be one where a fresh query finds no point (the
-/// skip is exact, not an approximation), and some steps must be skipped.
+/// skip is exact, not an approximation), and some steps must be skipped. Each step tells the
+/// narrow phase how far B moved: its shift plus the chord of its turn at its farthest point.
 #[test]
 fn pairs_kept_apart_would_have_found_no_point() {
     let mut rng = Rng(0xA9A2_7001);
@@ -254,7 +272,13 @@ fn pairs_kept_apart_would_have_found_no_point() {
             let pose_b = &mut colliders[1].1;
             pose_b.translation.vector += step;
             pose_b.rotation = turn * pose_b.rotation;
-            narrow.update(colliders.as_slice());
+            let extent_b = colliders[1].0.extent_from(&Point::origin());
+            let chord = 2.0 * turn.as_ref().imag().norm();
+            let moving = Moving {
+                colliders: &colliders,
+                moved: [0.0, step.norm() + chord * extent_b],
+            };
+            narrow.update(&moving);
             if narrow.kept_apart() == 1 {
                 skipped += 1;
                 let mut fresh = SmallVec::new();

@@ -34,6 +34,10 @@ pub struct Collider {
     pub(crate) groups: CollisionGroups,
     pub(crate) contact_spring: Option<Spring>,
     pub(crate) sensor: bool,
+    /// How far (m) any point of the shape moved since the narrow phase last saw it, at most
+    /// (its shift plus its turn's chord at [`Collider::radius`]): what its pairs kept apart
+    /// take off the distance they may still close. Infinite until first seen.
+    pub(crate) moved: Real,
 }
 
 /// Which colliders meet: two colliders can touch only if each one's `memberships` share a bit
@@ -183,6 +187,10 @@ impl Collider {
         limits::pose("collider pose", "collider rotation", &self.world_pose)?;
         if self.scale.to_bits() != self.shape.scale().to_bits() {
             return Err(Error::OutOfRange("collider scale: its shape's"));
+        }
+        // Not negative (a pair kept apart would wrongly gain room), nor NaN.
+        if self.moved.is_nan() || self.moved < 0.0 {
+            return Err(Error::OutOfRange("collider motion since the narrow phase"));
         }
         Ok(())
     }
@@ -400,6 +408,7 @@ impl ColliderBuilder {
             groups: self.groups,
             contact_spring: self.contact_spring,
             sensor: self.sensor,
+            moved: Real::INFINITY,
         })
     }
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use sprung::math::{Real, Vector};
+use sprung::math::{Isometry, Real, Vector};
 use sprung::{BodyHandle, ColliderBuilder, Event, RigidBodyBuilder, World};
 
 const DT: Real = 1.0 / 60.0;
@@ -170,4 +170,40 @@ fn a_pair_can_be_excluded_and_restored() {
     assert!(y > 1.4, "{y}");
     // Bad handles are refused.
     assert!(world.set_pair_collision(lower, lower, false).is_err());
+}
+
+/// A static body teleported (`set_pose`) onto a body it was apart from touches it at the next
+/// step: the narrow phase, which skips pairs known to be apart until their colliders could
+/// have moved that far, counts the jump as motion.
+#[test]
+fn a_static_body_teleported_onto_a_body_touches_it_at_the_next_step() {
+    let mut world = World::new(Vector::zeros()).unwrap();
+    world.set_sleeping(false);
+    let ball = cube_at(&mut world, Vector::zeros(), ColliderBuilder::ball(0.5));
+    let corner = Vector::new(0.95, 0.95, 0.95);
+    let wall = world
+        .add_body(RigidBodyBuilder::fixed().translation(corner))
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), wall)
+        .unwrap();
+    for _ in 0..5 {
+        world.step(DT).unwrap();
+    }
+    // Their boxes overlap at the cube's corner, 0.28 m from the ball: a pair, found apart.
+    assert!(world.contacts().all(|(_, _, m)| m.points.is_empty()));
+    world.drain_events().for_each(drop);
+    // Onto the ball, 0.1 m deep; their boxes still overlap, so the pair goes on.
+    world
+        .set_pose(wall, Isometry::translation(0.9, 0.0, 0.0))
+        .unwrap();
+    world.step(DT).unwrap();
+    let began = world
+        .drain_events()
+        .any(|e| matches!(e, Event::ContactBegan { bodies, .. } if bodies == (ball, wall) || bodies == (wall, ball)));
+    assert!(began, "no contact began");
+    // And pushed out of part of the overlap in that step (the soft contact moves it over a few
+    // steps, and its relax pass leaves it no speed).
+    let x = world.body(ball).unwrap().translation().x;
+    assert!(x < -0.03, "the ball was not pushed out: x = {x}");
 }

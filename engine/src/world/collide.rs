@@ -20,12 +20,19 @@ impl World {
         for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
             let resting = body.is_resting();
-            if resting && collider.world_pose == body.pose * collider.local_pose {
+            let pose = body.pose * collider.local_pose;
+            if pose != collider.world_pose {
+                // Teleported since the last step (or a static body moved): counted too.
+                collider.moved += motion(&collider.world_pose, &pose, collider.radius());
+                collider.world_pose = pose;
+            } else if resting {
                 self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
+                collider.moved = 0.0;
                 continue;
             }
-            collider.world_pose = body.pose * collider.local_pose;
             self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
+            // Every pair of the proxy takes it off its budget in this update.
+            collider.moved = 0.0;
             let aabb = collider
                 .shape
                 .aabb(&collider.world_pose)
@@ -112,11 +119,9 @@ impl World {
             if !body.is_resting() {
                 let before = collider.world_pose;
                 collider.world_pose = body.pose * collider.local_pose;
-                let shift =
-                    (collider.world_pose.translation.vector - before.translation.vector).norm();
-                let turn = collider.world_pose.rotation * before.rotation.inverse();
-                let chord = 2.0 * turn.as_ref().imag().norm();
-                slack = slack.max(shift + chord * collider.radius());
+                let moved = motion(&before, &collider.world_pose, collider.radius());
+                slack = slack.max(moved);
+                collider.moved += moved;
             }
         }
         self.query_slack = slack;
@@ -147,6 +152,15 @@ impl World {
     }
 }
 
+/// How far (m) any point within `radius` of a collider's origin moved when the collider went
+/// from pose `before` to `after`, at most: the shift, plus the chord of the turn at `radius`.
+fn motion(before: &Isometry<Real>, after: &Isometry<Real>, radius: Real) -> Real {
+    let shift = (after.translation.vector - before.translation.vector).norm();
+    let turn = after.rotation * before.rotation.inverse();
+    let chord = 2.0 * turn.as_ref().imag().norm();
+    shift + chord * radius
+}
+
 /// How far (m) any point of `collider` can travel in `dt`: its box grows by this much in the
 /// broad phase, and its contacts are kept this much further apart (speculative).
 fn reach(body: &RigidBody, collider: &Collider, dt: Real) -> Real {
@@ -164,6 +178,8 @@ pub(crate) struct ProxyMotion {
     /// Its body's angular speed times the collider's scale (m/s): how fast its surface can
     /// turn.
     spin: Real,
+    /// How far any point of it moved since the last update (m, at most).
+    moved: Real,
     /// Whether its body rests (static, asleep or quarantined); also set for a proxy with no
     /// collider.
     resting: bool,
@@ -175,6 +191,7 @@ impl Default for ProxyMotion {
             pose: Isometry::identity(),
             velocity: Vector::zeros(),
             spin: 0.0,
+            moved: Real::INFINITY,
             resting: true,
         }
     }
@@ -186,6 +203,7 @@ impl ProxyMotion {
             pose: collider.world_pose,
             velocity: body.linear_velocity,
             spin: body.angular_velocity.norm() * collider.scale,
+            moved: collider.moved,
             resting: body.is_resting(),
         }
     }
@@ -227,5 +245,11 @@ impl ProxyShapes for ColliderView<'_> {
 
     fn is_resting(&self, proxy: ProxyId) -> bool {
         self.motion.get(proxy.0 as usize).is_none_or(|m| m.resting)
+    }
+
+    fn moved(&self, proxy: ProxyId) -> Real {
+        self.motion
+            .get(proxy.0 as usize)
+            .map_or(Real::INFINITY, |m| m.moved)
     }
 }
