@@ -31,7 +31,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("pyramid3d", 0x1488009d26d66cb1),
     ("boxes", 0x71d01473369d349f),
     ("balls", 0xb3a3557043c7a716),
-    ("convex", 0xf1812f2083d02c5c),
+    ("convex", 0x9b38ec2b256d8803),
     ("joint_grid", 0x4d17484309dcdf26),
     ("spring_net", 0x2c990e2b30bdaf25),
     ("rope", 0xd2af0f9165fc4110),

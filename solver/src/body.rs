@@ -156,21 +156,51 @@ impl BodySim {
     /// One Newton step on `I (w2 - w1) + h w2 x I w2 = 0` in the principal frame (Catto,
     /// "Numerical Methods", GDC 2015): the implicit gyroscopic term, which unlike the explicit
     /// `-h I^-1 (w x I w)` never adds energy.
+    ///
+    /// In the principal frame the Jacobian `I + h ([w]x I - [I w]x)` and the residual
+    /// `h w x I w` share three numbers, `a = h (I_z - I_y)`, `b = h (I_x - I_z)`,
+    /// `c = h (I_y - I_x)`: the Jacobian is `[[I_x, a w_z, a w_y], [b w_z, I_y, b w_x],
+    /// [c w_y, c w_x, I_z]]` and the residual `(a w_y w_z, b w_z w_x, c w_x w_y)`. The step
+    /// solves it by cofactors (about a fifth of the work of forming the matrices and inverting
+    /// the general 3 x 3: it runs for every body of a hull scene on every substep). A singular
+    /// Jacobian leaves `w` as it is.
     fn gyroscopic(&self, frame: &Quaternion, w: &Vector, h: Real) -> Vector {
-        let inertia = self.principal_inertia;
-        if inertia.iter().any(|&i| i <= 0.0) {
+        let [ix, iy, iz] = [
+            self.principal_inertia.x,
+            self.principal_inertia.y,
+            self.principal_inertia.z,
+        ];
+        if ix <= 0.0 || iy <= 0.0 || iz <= 0.0 {
             return *w;
         }
         let w1 = frame.inverse_transform_vector(w);
-        let iw = inertia.component_mul(&w1);
-        let f = w1.cross(&iw) * h;
-        let jacobian = Matrix::from_diagonal(&inertia)
-            + (w1.cross_matrix() * Matrix::from_diagonal(&inertia) - iw.cross_matrix()) * h;
-        let w2 = match jacobian.try_inverse() {
-            Some(inv) => w1 - inv * f,
-            None => w1,
-        };
-        frame * w2
+        let (wx, wy, wz) = (w1.x, w1.y, w1.z);
+        let (a, b, c) = (h * (iz - iy), h * (ix - iz), h * (iy - ix));
+        let f = Vector::new(a * wy * wz, b * wz * wx, c * wx * wy);
+        // The Jacobian's cofactors, row by row (its adjugate's columns).
+        let (j01, j02) = (a * wz, a * wy);
+        let (j10, j12) = (b * wz, b * wx);
+        let (j20, j21) = (c * wy, c * wx);
+        let c00 = iy * iz - j12 * j21;
+        let c01 = j12 * j20 - j10 * iz;
+        let c02 = j10 * j21 - iy * j20;
+        let det = ix * c00 + j01 * c01 + j02 * c02;
+        if det == 0.0 || !det.is_finite() {
+            return *w;
+        }
+        let c10 = j02 * j21 - j01 * iz;
+        let c11 = ix * iz - j02 * j20;
+        let c12 = j01 * j20 - ix * j21;
+        let c20 = j01 * j12 - j02 * iy;
+        let c21 = j02 * j10 - ix * j12;
+        let c22 = ix * iy - j01 * j10;
+        // x = J^-1 f = adj(J) f / det, adj(J) being the cofactors transposed.
+        let x = Vector::new(
+            c00 * f.x + c10 * f.y + c20 * f.z,
+            c01 * f.x + c11 * f.y + c21 * f.z,
+            c02 * f.x + c12 * f.y + c22 * f.z,
+        ) / det;
+        frame * (w1 - x)
     }
 }
 
@@ -413,5 +443,42 @@ mod tests {
     fn body_state_is_64_bytes_and_aligned() {
         assert_eq!(std::mem::size_of::<BodyState>(), 64);
         assert_eq!(std::mem::align_of::<BodyState>(), 64);
+    }
+
+    /// The gyroscopic step by cofactors is the Newton step as written, formed with nalgebra's
+    /// general matrices and inverse: over random inertias (ratios up to 100), spins up to
+    /// 50 rad/s and substeps up to 1/120 s (turns of up to 0.7 rad a substep), in turned
+    /// frames. (Past that the Newton step itself is ill-conditioned in f32: at h |w| near 1
+    /// the two roundings differ by 1e-4 of a result that has grown two hundredfold.)
+    #[test]
+    fn the_gyroscopic_step_by_cofactors_is_the_newton_step() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as Real / (1u64 << 24) as Real
+        };
+        for _ in 0..10_000 {
+            let inertia = Vector::new(0.01 + next(), 0.01 + next(), 0.01 + next()) * 10.0;
+            let w = (Vector::new(next(), next(), next()) * 2.0 - Vector::repeat(1.0)) * 50.0;
+            let h = next() / 120.0;
+            let axis = Vector::new(next(), next(), next()) * 6.0;
+            let frame = Quaternion::from_scaled_axis(axis);
+            let mut sim = BodySim::with_mass(1.0, Matrix::identity());
+            sim.principal_inertia = inertia;
+            let fast = sim.gyroscopic(&frame, &w, h);
+            // The Newton step as written.
+            let w1 = frame.inverse_transform_vector(&w);
+            let iw = inertia.component_mul(&w1);
+            let f = w1.cross(&iw) * h;
+            let diag = Matrix::from_diagonal(&inertia);
+            let jacobian = diag + (w1.cross_matrix() * diag - iw.cross_matrix()) * h;
+            let slow = frame * (w1 - jacobian.try_inverse().unwrap() * f);
+            assert!(
+                (fast - slow).norm() <= 2e-5 * (1.0 + slow.norm()),
+                "{fast:?} vs {slow:?} (w {w:?}, I {inertia:?}, h {h})"
+            );
+        }
     }
 }
