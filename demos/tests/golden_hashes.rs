@@ -32,14 +32,14 @@ const GOLDEN: &[(&str, u64)] = &[
     ("boxes", 0x71d01473369d349f),
     ("balls", 0xb3a3557043c7a716),
     ("convex", 0x9b38ec2b256d8803),
-    ("joint_grid", 0x4d17484309dcdf26),
+    ("joint_grid", 0x74e37e2ce2dfab57),
     ("spring_net", 0x2c990e2b30bdaf25),
     ("rope", 0xd2af0f9165fc4110),
     ("cloth", 0xab84a446c1785c27),
     ("bullet", 0x8c93ecaab1898098),
     ("large_pyramid", 0xd12a2966fa740c5e),
     ("many_pyramids", 0xf45b224f21e9f51b),
-    ("joint_grid100", 0x7c1be7d46a8b4fd2),
+    ("joint_grid100", 0xb67e4f4279c305df),
 ];
 
 #[test]

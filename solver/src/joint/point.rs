@@ -96,18 +96,24 @@ pub(super) fn mass_matrix(frame: &JointFrame, a: &Motion, b: &Motion) -> Matrix3
 
 /// `[r]x M [r]x^T` for a skew matrix `[r]x` and a symmetric `M` (how an anchor's lever arm
 /// turns inverse inertia into the point's inverse mass). Entry `(i, j)` is `s_i . M s_j` for
-/// the rows `s_i` of `[r]x`: three matrix-vector products and six dot products, symmetric by
+/// the rows `s_i` of `[r]x`, each of which has a zero: the eight entries of `M s_j` that meet
+/// a non-zero of some `s_i`, two products each, then six two-term dot products, symmetric by
 /// construction (nalgebra's two general products took ~650 instructions per joint, 6% of
-/// `joint_grid100`'s step).
+/// `joint_grid100`'s step; full matrix-vector products ~280).
 fn lever(r: &Vector, m: &Matrix3<Real>) -> Matrix3<Real> {
-    let s = [
-        Vector::new(0.0, -r.z, r.y),
-        Vector::new(r.z, 0.0, -r.x),
-        Vector::new(-r.y, r.x, 0.0),
-    ];
-    let t = s.map(|s| m * s);
-    let (k00, k01, k02) = (s[0].dot(&t[0]), s[0].dot(&t[1]), s[0].dot(&t[2]));
-    let (k11, k12, k22) = (s[1].dot(&t[1]), s[1].dot(&t[2]), s[2].dot(&t[2]));
+    let (x, y, z) = (r.x, r.y, r.z);
+    let (a, b, c) = (m.m11, m.m12, m.m13);
+    let (d, e, f) = (m.m22, m.m23, m.m33);
+    // Rows of [r]x: s0 = (0, -z, y), s1 = (z, 0, -x), s2 = (-y, x, 0); t_j = M s_j.
+    let (t0y, t0z) = (y * e - z * d, y * f - z * e);
+    let (t1x, t1y, t1z) = (z * a - x * c, z * b - x * e, z * c - x * f);
+    let (t2x, t2y, t2z) = (x * b - y * a, x * d - y * b, x * e - y * c);
+    let k00 = y * t0z - z * t0y;
+    let k01 = y * t1z - z * t1y;
+    let k02 = y * t2z - z * t2y;
+    let k11 = z * t1x - x * t1z;
+    let k12 = z * t2x - x * t2z;
+    let k22 = x * t2y - y * t2x;
     Matrix3::new(k00, k01, k02, k01, k11, k12, k02, k12, k22)
 }
 
@@ -122,8 +128,12 @@ pub(super) fn symmetric_inverse(k: &Matrix3<Real>) -> Option<Matrix3<Real>> {
         return None;
     }
     let (c11, c12, c22) = (a * f - c * c, b * c - a * e, a * d - b * b);
-    let inv = Matrix3::new(c00, c01, c02, c01, c11, c12, c02, c12, c22) / det;
-    inv.iter().all(|x| x.is_finite()).then_some(inv)
+    // One division: the six cofactors times its reciprocal.
+    let scale = 1.0 / det;
+    let (i00, i01, i02) = (c00 * scale, c01 * scale, c02 * scale);
+    let (i11, i12, i22) = (c11 * scale, c12 * scale, c22 * scale);
+    let finite = [i00, i01, i02, i11, i12, i22].iter().all(|x| x.is_finite());
+    finite.then(|| Matrix3::new(i00, i01, i02, i01, i11, i12, i02, i12, i22))
 }
 
 #[cfg(test)]
