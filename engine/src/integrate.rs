@@ -43,17 +43,24 @@ pub(crate) fn gather(
             continue;
         }
         let dynamic = body.kind == BodyKind::Dynamic;
-        let frame = body.pose.rotation * body.mass.principal_frame;
-        let (inv_mass, inv_inertia, principal_inertia) = if dynamic {
-            let r = frame.to_rotation_matrix();
-            let inv_diag = body.mass.principal_inertia.map(|i| 1.0 / i);
-            (
-                1.0 / body.mass.mass,
-                r.matrix() * nalgebra::Matrix3::from_diagonal(&inv_diag) * r.matrix().transpose(),
-                body.mass.principal_inertia,
-            )
+        let i = body.mass.principal_inertia;
+        // Equal moments (a sphere, a cube): the same inertia about every axis, in any frame, so
+        // neither the frame nor a rotated matrix is needed (most bodies of most scenes), and
+        // there is no gyroscopic term.
+        let isotropic = i.x == i.y && i.y == i.z;
+        let (inv_mass, inv_inertia, principal_inertia, frame) = if !dynamic {
+            let none = nalgebra::Matrix3::zeros();
+            (0.0, none, Vector::zeros(), body.pose.rotation)
+        } else if isotropic {
+            let inv = nalgebra::Matrix3::from_diagonal_element(1.0 / i.x);
+            (1.0 / body.mass.mass, inv, i, body.pose.rotation)
         } else {
-            (0.0, nalgebra::Matrix3::zeros(), Vector::zeros())
+            let frame = body.pose.rotation * body.mass.principal_frame;
+            let r = frame.to_rotation_matrix();
+            let inv_diag = i.map(|i| 1.0 / i);
+            let inv =
+                r.matrix() * nalgebra::Matrix3::from_diagonal(&inv_diag) * r.matrix().transpose();
+            (1.0 / body.mass.mass, inv, i, frame)
         };
         let linear_acceleration = if dynamic {
             gravity * body.gravity_scale + body.force * inv_mass
@@ -74,7 +81,6 @@ pub(crate) fn gather(
             continue;
         }
         slots.push(slot);
-        let i = principal_inertia;
         body.solver_index = out.push(
             BodyState::moving(body.linear_velocity, body.angular_velocity),
             BodySim {
@@ -82,8 +88,7 @@ pub(crate) fn gather(
                 inv_inertia,
                 principal_inertia,
                 principal_frame: frame,
-                // Equal moments (a sphere, a cube): w x I w is zero, no gyroscopic term.
-                gyroscopic: dynamic && !(i.x == i.y && i.y == i.z),
+                gyroscopic: dynamic && !isotropic,
                 position: body.center_of_mass().coords,
                 rotation: body.pose.rotation,
                 linear_acceleration,
