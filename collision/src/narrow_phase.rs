@@ -60,8 +60,10 @@ pub trait ProxyShapes {
 
     /// How far (m) any point of `proxy`'s shape may have moved since the last update, at most:
     /// its translation plus the chord of its turn at its farthest point. Pairs found apart are
-    /// skipped until their proxies have moved, together, as far as they were apart. Default
-    /// infinite: a caller that does not track motion has its pairs apart queried every update.
+    /// skipped until their proxies have moved, together, as far as they were apart, without
+    /// reading their poses: a proxy that is gone must report infinity, so that its pairs are
+    /// looked at (and dropped). Default infinite: a caller that does not track motion has its
+    /// pairs apart queried every update.
     fn moved(&self, _proxy: ProxyId) -> Real {
         Real::INFINITY
     }
@@ -356,13 +358,25 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             }
             break 'pair;
         }
+        // A pair kept apart whose budget still holds needs nothing more, not even the poses:
+        // the common case in a heap.
+        let (mut reach, mut left) = (None, Real::NAN);
+        if let Some(PairCache::Apart { budget, .. }) = &mut contact.cache {
+            let r = shapes.speculative_distance(a, b);
+            left = *budget - spent(*budget, shapes.moved(a) + shapes.moved(b));
+            if left > margin + r {
+                *budget = left;
+                scratch.kept_apart += 1;
+                break 'pair;
+            }
+            reach = Some(r);
+        }
         let (Some(pa), Some(pb)) = (shapes.pose(contact.pair.a), shapes.pose(contact.pair.b))
         else {
             contact.manifolds.clear();
             contact.cache = None;
             break 'pair;
         };
-        let mut reach = None;
         match &contact.cache {
             // (A cache that does not fit its manifolds, as a hostile snapshot could
             // hold, is never used: the pair is queried.)
@@ -377,15 +391,12 @@ fn update_pair<S: ProxyShapes + ?Sized>(
                 relative,
                 extent_b,
                 gap,
-                budget,
+                ..
             }) => {
-                let r = shapes.speculative_distance(a, b);
-                let mut left = budget - spent(budget, shapes.moved(a) + shapes.moved(b));
-                if left.is_nan() || left <= margin + r {
-                    // Their relative drift since the gap was measured gives another bound
-                    // of their distance now, which the budget starts from again.
-                    left = left.max(gap - drift(&relative, (pa, pb), extent_b));
-                }
+                // The budget ran out (above): their relative drift since the gap was measured
+                // gives another bound of their distance now, which the budget starts from again.
+                let r = reach.unwrap_or(0.0);
+                left = left.max(gap - drift(&relative, (pa, pb), extent_b));
                 if left > margin + r {
                     if let Some(PairCache::Apart { budget, .. }) = &mut contact.cache {
                         *budget = left;
@@ -393,7 +404,6 @@ fn update_pair<S: ProxyShapes + ?Sized>(
                     scratch.kept_apart += 1;
                     break 'pair;
                 }
-                reach = Some(r);
             }
             _ => {}
         }
