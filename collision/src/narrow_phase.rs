@@ -358,12 +358,24 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             }
             break 'pair;
         }
-        // A pair kept apart whose budget still holds needs nothing more, not even the poses:
-        // the common case in a heap.
-        let (mut reach, mut left) = (None, Real::NAN);
-        if let Some(PairCache::Apart { budget, .. }) = &mut contact.cache {
+        // A pair kept apart: its budget first, which needs not even the poses (the common case
+        // in a heap); when that runs out, B's drift relative to A since the gap was measured
+        // gives another bound of their distance now, which the budget starts from again.
+        let mut reach = None;
+        if let Some(PairCache::Apart {
+            relative,
+            extent_b,
+            gap,
+            budget,
+        }) = &mut contact.cache
+        {
             let r = shapes.speculative_distance(a, b);
-            left = *budget - spent(*budget, shapes.moved(a) + shapes.moved(b));
+            let mut left = *budget - spent(*budget, shapes.moved(a) + shapes.moved(b));
+            if left.is_nan() || left <= margin + r {
+                if let (Some(pa), Some(pb)) = (shapes.pose(a), shapes.pose(b)) {
+                    left = left.max(*gap - drift(relative, (pa, pb), *extent_b));
+                }
+            }
             if left > margin + r {
                 *budget = left;
                 scratch.kept_apart += 1;
@@ -377,35 +389,14 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             contact.cache = None;
             break 'pair;
         };
-        match &contact.cache {
-            // (A cache that does not fit its manifolds, as a hostile snapshot could
-            // hold, is never used: the pair is queried.)
-            Some(PairCache::Manifold(recycle))
-                if contact.manifolds.len() == 1 && recycle.holds(pa, pb) =>
-            {
+        // (A cache that does not fit its manifolds, as a hostile snapshot could hold, is never
+        // used: the pair is queried.)
+        if let Some(PairCache::Manifold(recycle)) = &contact.cache {
+            if contact.manifolds.len() == 1 && recycle.holds(pa, pb) {
                 recycle.apply(&mut contact.manifolds[0], pa, pb);
                 scratch.recycled += 1;
                 break 'pair;
             }
-            &Some(PairCache::Apart {
-                relative,
-                extent_b,
-                gap,
-                ..
-            }) => {
-                // The budget ran out (above): their relative drift since the gap was measured
-                // gives another bound of their distance now, which the budget starts from again.
-                let r = reach.unwrap_or(0.0);
-                left = left.max(gap - drift(&relative, (pa, pb), extent_b));
-                if left > margin + r {
-                    if let Some(PairCache::Apart { budget, .. }) = &mut contact.cache {
-                        *budget = left;
-                    }
-                    scratch.kept_apart += 1;
-                    break 'pair;
-                }
-            }
-            _ => {}
         }
         let reach =
             reach.unwrap_or_else(|| shapes.speculative_distance(contact.pair.a, contact.pair.b));
