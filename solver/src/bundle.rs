@@ -845,20 +845,7 @@ mod tests {
     use crate::pgs::SolverSettings;
     use crate::Quaternion;
 
-    /// A small deterministic generator (no dependency for one test).
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> Real {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 40) as Real / (1u64 << 24) as Real) * 2.0 - 1.0
-        }
-        fn vector(&mut self) -> Vector {
-            Vector::new(self.next(), self.next(), self.next())
-        }
-    }
+    use crate::testing::Lcg;
 
     /// The wide preparation gives, lane by lane and bit for bit, what the scalar preparation
     /// of the same contact gives: friction frame and centre, masses, and every point's row.

@@ -17,6 +17,8 @@ pub mod pgs;
 pub mod row;
 pub mod softness;
 pub mod step;
+#[cfg(test)]
+mod testing;
 #[cfg(target_arch = "x86_64")]
 mod transpose;
 pub mod wide;
