@@ -6,7 +6,7 @@
 //! group of coplanar touching triangles). Level shapes are always met from their own side and
 //! the result turned round when they are B, so each routine is written for one order only.
 
-use parry3d::math::{Isometry, Real};
+use parry3d::math::{Isometry, Real, Vector};
 use smallvec::SmallVec;
 
 use crate::manifold::{manifold_or_gap, Manifold};
@@ -43,17 +43,20 @@ pub fn manifolds(
     margin: Real,
     out: &mut SmallVec<[Manifold; 1]>,
 ) {
-    manifolds_or_gap(a, pose_a, b, pose_b, margin, out);
+    manifolds_or_gap(a, pose_a, b, pose_b, margin, None, out);
 }
 
 /// [`manifolds`], returning a lower bound of the shapes' distance (m) when two convex shapes
-/// were found farther apart than `margin` (`out` is then empty), and 0 otherwise.
+/// were found farther apart than `margin` (`out` is then empty), and 0 otherwise. `hint`: a
+/// guess of the normal in A's frame (last step's), where GJK starts its search.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn manifolds_or_gap(
     a: &Shape,
     pose_a: &Isometry<Real>,
     b: &Shape,
     pose_b: &Isometry<Real>,
     margin: Real,
+    hint: Option<Vector<Real>>,
     out: &mut SmallVec<[Manifold; 1]>,
 ) -> Real {
     out.clear();
@@ -61,7 +64,7 @@ pub(crate) fn manifolds_or_gap(
     match (a.is_level(), b.is_level()) {
         (false, false) => {
             out.push(Manifold::default());
-            gap = manifold_or_gap(a, pose_a, b, pose_b, margin, &mut out[0]);
+            gap = manifold_or_gap(a, pose_a, b, pose_b, margin, hint, &mut out[0]);
         }
         (true, false) => level(a, pose_a, b, pose_b, margin, out),
         (false, true) => {

@@ -375,7 +375,7 @@ pub fn contact(
     pose_b: &Isometry<Real>,
     margin: Real,
 ) -> Option<Contact> {
-    contact_or_gap(a, pose_a, b, pose_b, margin).ok()
+    contact_or_gap(a, pose_a, b, pose_b, margin, None).ok()
 }
 
 /// How much below GJK's distance its proven lower bound may be, relative: GJK stops once
@@ -383,17 +383,20 @@ pub fn contact(
 pub(crate) const GAP_SLACK: Real = 1.0e-3;
 
 /// [`contact`], or, when the shapes are farther apart than `margin`, a lower bound of their
-/// distance (m), for callers that skip the pair until it could have closed that far.
+/// distance (m), for callers that skip the pair until it could have closed that far. GJK
+/// starts along `hint` (a guess of the normal in A's frame, such as last step's) if given,
+/// else along the centres' offset.
 pub(crate) fn contact_or_gap(
     a: &Shape,
     pose_a: &Isometry<Real>,
     b: &Shape,
     pose_b: &Isometry<Real>,
     margin: Real,
+    hint: Option<Vector<Real>>,
 ) -> Result<Contact, Real> {
     let pair = CorePair::new(a, pose_a, b, pose_b);
     let offset = pair.pose_ab().translation.vector;
-    let g = gjk(&pair, &offset);
+    let g = gjk(&pair, &hint.unwrap_or(offset));
     let (ra, rb) = (a.radius(), b.radius());
     // The GJK normal made unit without squaring (a v of 1e-22 gave a normal 0.5% short of
     // unit: a fuzzer finding); a v too small to have a direction is a touch, for EPA.
@@ -453,5 +456,66 @@ mod tests {
         let pose = Isometry::new(Vector::new(0.3, -2.0, 5.0), Vector::new(0.2, 0.4, -0.1));
         let c = contact(&cube, &pose, &cube, &pose, 0.0).unwrap();
         assert!((c.separation + 1.0).abs() < 1e-4, "{c:?}");
+    }
+
+    /// GJK started along a hint (last step's normal, or any direction) finds the contact it
+    /// finds from the centres' offset: on random hull pairs apart, touching and overlapping,
+    /// the same separation and normal with the true normal, its opposite and a random
+    /// direction as hints.
+    #[test]
+    fn a_hint_changes_where_gjk_starts_not_what_it_finds() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as Real / (1u64 << 24) as Real - 0.5
+        };
+        let hull = |next: &mut dyn FnMut() -> Real| {
+            let points: Vec<Point<Real>> = (0..10)
+                .map(|_| Point::new(next(), next(), next()))
+                .collect();
+            Shape::convex_hull(&points).unwrap()
+        };
+        let (mut checked, mut overlapping) = (0, 0);
+        for _ in 0..2_000 {
+            let (a, b) = (hull(&mut next), hull(&mut next));
+            let pose_a = Isometry::new(
+                Vector::new(next(), next(), next()) * 4.0,
+                Vector::new(next(), next(), next()) * 6.0,
+            );
+            let offset = Vector::new(next(), next(), next()).normalize() * (0.3 + next());
+            let pose_b = Isometry::new(
+                pose_a.translation.vector + offset,
+                Vector::new(next(), next(), next()) * 6.0,
+            );
+            let Ok(plain) = contact_or_gap(&a, &pose_a, &b, &pose_b, 0.2, None) else {
+                continue;
+            };
+            let local = pose_a.rotation.inverse_transform_vector(&plain.normal);
+            let random = Vector::new(next(), next(), next());
+            for hint in [local, -local, random] {
+                let hinted = contact_or_gap(&a, &pose_a, &b, &pose_b, 0.2, Some(hint))
+                    .expect("apart by more than the margin with a hint, not without");
+                assert!(
+                    (hinted.separation - plain.separation).abs() < 1e-4,
+                    "separation {} with hint {hint:?}, {} without",
+                    hinted.separation,
+                    plain.separation
+                );
+                assert!(
+                    (hinted.normal - plain.normal).norm() < 2e-2 || plain.separation.abs() < 1e-4,
+                    "normal {:?} with hint {hint:?}, {:?} without",
+                    hinted.normal,
+                    plain.normal
+                );
+            }
+            checked += 1;
+            overlapping += usize::from(plain.separation < 0.0);
+        }
+        assert!(
+            checked > 500 && overlapping > 100,
+            "{checked} pairs, {overlapping} overlapping"
+        );
     }
 }

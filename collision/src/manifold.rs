@@ -275,17 +275,19 @@ pub fn manifold(
     margin: Real,
     out: &mut Manifold,
 ) {
-    manifold_or_gap(a, pose_a, b, pose_b, margin, out);
+    manifold_or_gap(a, pose_a, b, pose_b, margin, None, out);
 }
 
 /// [`manifold`], returning a lower bound of the shapes' distance (m) when they were found
 /// farther apart than `margin` (the manifold then has no points), and 0 otherwise.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn manifold_or_gap(
     a: &Shape,
     pose_a: &Isometry<Real>,
     b: &Shape,
     pose_b: &Isometry<Real>,
     margin: Real,
+    hint: Option<Vector<Real>>,
     out: &mut Manifold,
 ) -> Real {
     out.points.clear();
@@ -315,7 +317,7 @@ pub(crate) fn manifold_or_gap(
         (Shape::Sphere(sa), Shape::Sphere(sb)) => {
             closed_form::sphere_sphere_or_gap(sa.radius, pose_a, sb.radius, pose_b, margin)
         }
-        _ => epa::contact_or_gap(a, pose_a, b, pose_b, margin),
+        _ => epa::contact_or_gap(a, pose_a, b, pose_b, margin, hint),
     };
     match found {
         Ok(contact) => {

@@ -23,6 +23,12 @@ pub struct Collider {
     pub(crate) shape: Shape,
     /// `shape.scale()`, kept: the step reads it per pair (a hull's walks all its points).
     pub(crate) scale: Real,
+    /// `shape.thickness()`, kept: continuous collision reads it per body and step (a hull's
+    /// walks all its points). Derived, so not saved: [`World::restore`] computes it again.
+    ///
+    /// [`World::restore`]: crate::World::restore
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) thickness: Real,
     pub(crate) local_pose: Isometry<Real>,
     pub(crate) world_pose: Isometry<Real>,
     pub(crate) density: Real,
@@ -396,6 +402,7 @@ impl ColliderBuilder {
         }
         Ok(Collider {
             scale: shape.scale(),
+            thickness: shape.thickness(),
             shape,
             local_pose,
             world_pose: local_pose,

@@ -36,10 +36,9 @@ impl World {
             let (start, end) = (body.previous_pose, body.pose);
             let turn = (end.rotation * start.rotation.inverse()).scaled_axis();
             let colliders = || body.colliders.iter().map(|c| self.colliders.at(c.index));
-            let shapes = || colliders().map(|c| &c.shape);
             let extent = colliders().map(|c| c.scale).fold(0.0, Real::max);
-            let thinnest = shapes()
-                .map(|s| s.thickness())
+            let thinnest = colliders()
+                .map(|c| c.thickness)
                 .fold(Real::INFINITY, Real::min);
             let travel = (body.center_of_mass() - start * body.mass.local_center).norm()
                 + turn.norm() * extent;

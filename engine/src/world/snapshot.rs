@@ -163,6 +163,9 @@ impl World {
         world.sleep = saved.sleep;
         world.bodies = saved.bodies;
         world.colliders = saved.colliders;
+        for (_, collider) in world.colliders.iter_mut() {
+            collider.thickness = collider.shape.thickness();
+        }
         world.joints = saved.joints;
         world.world_anchor = saved.world_anchor;
         world.no_collide = saved.no_collide.into_iter().collect();
