@@ -211,6 +211,10 @@ pub struct Solver {
     /// Warm start every substep even without joints (to hold the carried warm start to it).
     #[cfg(test)]
     classic_warm_start: bool,
+    /// Take the full inertia products even when every body's is a multiple of the identity
+    /// (to hold the short ones to them).
+    #[cfg(test)]
+    full_inertia: bool,
     /// The worker threads (none until `threads` asks for more than one).
     pool: Pool,
 }
@@ -262,6 +266,9 @@ struct Stages<'a> {
     contact: &'a ContactSettings,
     joint: &'a JointSettings,
     friction_in_biased_pass: bool,
+    /// Whether every body's inverse inertia is a multiple of the identity (the contact
+    /// passes then take the short product: `bundle::isotropic`).
+    isotropic: bool,
     h: Real,
     substeps: u32,
     barrier: &'a Barrier,
@@ -490,18 +497,18 @@ impl Stages<'_> {
                 match self.lanes {
                     1 => {
                         let (p, l) = self.joint_lists.0.parts(p, l);
-                        joint_pass(p, l, view, pass)
+                        joint_pass(p, l, view, pass, self.isotropic)
                     }
                     4 => {
                         let (p, l) = self.joint_lists.1.parts(p, l);
-                        joint_pass(p, l, view, pass)
+                        joint_pass(p, l, view, pass, self.isotropic)
                     }
                     _ => {
                         let (p, l) = self.joint_lists.2.parts(p, l);
                         #[cfg(target_arch = "x86_64")]
-                        crate::joint::joint_pass_avx2(p, l, view, pass);
+                        crate::joint::joint_pass_avx2(p, l, view, pass, self.isotropic);
                         #[cfg(not(target_arch = "x86_64"))]
-                        joint_pass(p, l, view, pass);
+                        joint_pass(p, l, view, pass, self.isotropic);
                     }
                 }
             }
@@ -547,7 +554,7 @@ impl Stages<'_> {
             let (p, l) = self
                 .joint_overflow
                 .parts(all(self.joint_overflow.2), all(self.joint_overflow.3));
-            joint_pass(p, l, view, pass);
+            joint_pass(p, l, view, pass, self.isotropic);
         }
     }
 
@@ -564,14 +571,20 @@ impl Stages<'_> {
             // disjoint moving bodies; the barrier orders the colours.
             unsafe {
                 match self.lanes {
-                    1 => bundle::pass(self.lists.0.part(start, len), view, self.contact, pass),
-                    4 => bundle::pass(self.lists.1.part(start, len), view, self.contact, pass),
+                    1 => {
+                        let part = self.lists.0.part(start, len);
+                        bundle::pass(part, view, self.contact, pass, self.isotropic)
+                    }
+                    4 => {
+                        let part = self.lists.1.part(start, len);
+                        bundle::pass(part, view, self.contact, pass, self.isotropic)
+                    }
                     _ => {
                         let part = self.lists.2.part(start, len);
                         #[cfg(target_arch = "x86_64")]
-                        bundle::pass_avx2(part, view, self.contact, pass);
+                        bundle::pass_avx2(part, view, self.contact, pass, self.isotropic);
                         #[cfg(not(target_arch = "x86_64"))]
-                        bundle::pass(part, view, self.contact, pass);
+                        bundle::pass(part, view, self.contact, pass, self.isotropic);
                     }
                 }
             }
@@ -807,6 +820,16 @@ impl Solver {
         self.joints.is_empty() && self.points.is_empty() && self.lengths.is_empty()
     }
 
+    /// Whether this step's lane kernels take the short inertia products
+    /// ([`bundle::isotropic`]).
+    fn short_inertia(&self, bodies: &Bodies) -> bool {
+        #[cfg(test)]
+        if self.full_inertia {
+            return false;
+        }
+        bundle::isotropic(bodies)
+    }
+
     /// Runs the substeps over `bodies`, `self.joints` and `self.contacts` for the step of
     /// `step` ([`SolverSettings::step`]), and leaves each body's pose at the end of the step in
     /// its [`crate::body::BodySim`].
@@ -914,6 +937,7 @@ impl Solver {
             contact: &contact,
             joint: &joint_settings,
             friction_in_biased_pass,
+            isotropic: self.short_inertia(bodies),
             h,
             substeps,
             barrier: &barrier,
@@ -936,8 +960,10 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::Motion;
     use crate::body::{BodySim, BodyState, STATIC};
     use crate::contact::{ContactMaterial, ContactPointInput};
+    use crate::joint::JointFrame;
     use crate::testing::Lcg;
     use crate::{Matrix, Quaternion};
 
@@ -945,6 +971,11 @@ mod tests {
     /// part), each on the one below through four points on a tilted normal, the bottom ones on
     /// static ground, moving and spinning at random, with last step's impulses to start from.
     fn columns(rng: &mut Lcg) -> (Bodies, Vec<Contact>) {
+        columns_of(rng, |rng| Vector::new(0.1, 0.2, 0.15) + rng.vector() * 0.02)
+    }
+
+    /// [`columns`] with each body's principal moments from `moments`.
+    fn columns_of(rng: &mut Lcg, moments: impl Fn(&mut Lcg) -> Vector) -> (Bodies, Vec<Contact>) {
         let mut bodies = Bodies::default();
         let mut contacts = Vec::new();
         let material = ContactMaterial {
@@ -953,7 +984,7 @@ mod tests {
         };
         for column in 0..6 {
             for row in 0..8u32 {
-                let moments = Vector::new(0.1, 0.2, 0.15) + rng.vector() * 0.02;
+                let moments = moments(rng);
                 let index = bodies.push(
                     BodyState::moving(rng.vector(), rng.vector() * 2.0),
                     BodySim {
@@ -996,39 +1027,102 @@ mod tests {
         (bodies, contacts)
     }
 
-    /// The carried warm start is the warm start: a step with it ends where a step that warm
-    /// starts every contact on every substep ends, up to rounding (2e-6 m/s here), on every
-    /// lane count; a warm start carried twice is off by tens of m/s.
-    #[test]
-    fn a_carried_warm_start_is_the_warm_start() {
+    /// One step of `columns` with each lane count, solved by a solver `setup` makes for
+    /// `false` and for `true`: the bodies' states at the end of each.
+    fn both_ways(
+        columns: impl Fn() -> (Bodies, Vec<Contact>),
+        setup: impl Fn(bool, &Bodies) -> Solver,
+        check: impl Fn(SimdWidth, &[BodyState], &[BodyState]),
+    ) {
         for simd in [SimdWidth::Scalar, SimdWidth::Four, SimdWidth::Eight] {
             let settings = SolverSettings {
                 simd,
                 ..SolverSettings::default()
             };
             let step = settings.step(1.0 / 60.0);
-            let mut ends = Vec::new();
-            for classic in [false, true] {
-                let (mut bodies, contacts) = columns(&mut Lcg(7));
-                let mut solver = Solver {
-                    classic_warm_start: classic,
-                    ..Solver::default()
-                };
-                assert_eq!(solver.carries_warm_start(), !classic);
+            let ends = [false, true].map(|way| {
+                let (mut bodies, contacts) = columns();
+                let mut solver = setup(way, &bodies);
                 solver.contacts = contacts;
                 solver.solve(&mut bodies, &settings, &step);
-                ends.push(bodies.states);
-            }
-            let mut worst: Real = 0.0;
-            for (carried, classic) in ends[0].iter().zip(&ends[1]) {
-                let dv = carried.linear_velocity - classic.linear_velocity;
-                let dw = carried.angular_velocity - classic.angular_velocity;
-                worst = worst.max(dv.amax()).max(dw.amax());
-            }
-            assert!(
-                worst < 1e-4,
-                "{simd:?}: carried and classic differ by {worst}"
-            );
+                bodies.states
+            });
+            check(simd, &ends[0], &ends[1]);
         }
+    }
+
+    /// The carried warm start is the warm start: a step with it ends where a step that warm
+    /// starts every contact on every substep ends, up to rounding (2e-6 m/s here), on every
+    /// lane count; a warm start carried twice is off by tens of m/s.
+    #[test]
+    fn a_carried_warm_start_is_the_warm_start() {
+        let setup = |classic, _: &Bodies| {
+            let solver = Solver {
+                classic_warm_start: classic,
+                ..Solver::default()
+            };
+            assert_eq!(solver.carries_warm_start(), !classic);
+            solver
+        };
+        both_ways(
+            || columns(&mut Lcg(7)),
+            setup,
+            |simd, carried, classic| {
+                let mut worst: Real = 0.0;
+                for (carried, classic) in carried.iter().zip(classic) {
+                    let dv = carried.linear_velocity - classic.linear_velocity;
+                    let dw = carried.angular_velocity - classic.angular_velocity;
+                    worst = worst.max(dv.amax()).max(dw.amax());
+                }
+                assert!(
+                    worst < 1e-4,
+                    "{simd:?}: carried and classic differ by {worst}"
+                );
+            },
+        );
+    }
+
+    /// Cubes (equal moments) take the short inertia products, and end a step exactly where
+    /// the full products take them, on every lane count, joints and contacts; bodies with
+    /// unequal moments are not taken for cubes.
+    #[test]
+    fn equal_moments_take_the_short_products_to_the_same_end() {
+        let cubes = |rng: &mut Lcg| Vector::repeat(0.15 + 0.05 * rng.next());
+        assert!(bundle::isotropic(&columns_of(&mut Lcg(3), cubes).0));
+        assert!(!bundle::isotropic(&columns(&mut Lcg(3)).0));
+        assert!(bundle::isotropic(&Bodies::default()));
+        let setup = |full, bodies: &Bodies| {
+            let mut solver = Solver {
+                full_inertia: full,
+                ..Solver::default()
+            };
+            assert_eq!(solver.short_inertia(bodies), !full);
+            // Rigid ball joints between neighbouring columns' tops, solved in lanes.
+            for top in [7u32, 15, 23] {
+                let (a, b) = (Motion::load(bodies, top), Motion::load(bodies, top + 8));
+                let frame = JointFrame {
+                    body_a: top,
+                    body_b: top + 8,
+                    anchor_a: Vector::new(1.0, 0.5, 0.0),
+                    anchor_b: Vector::new(-1.0, 0.5, 0.0),
+                    separation: Vector::zeros(),
+                };
+                let rigid = [Softness::RIGID; 2];
+                solver
+                    .points
+                    .push(PointRow::new(&frame, &a, &b, rigid, Vector::zeros()));
+            }
+            solver
+        };
+        both_ways(
+            || columns_of(&mut Lcg(11), cubes),
+            setup,
+            |simd, short, full| {
+                for (short, full) in short.iter().zip(full) {
+                    assert_eq!(short.linear_velocity, full.linear_velocity, "{simd:?}");
+                    assert_eq!(short.angular_velocity, full.angular_velocity, "{simd:?}");
+                }
+            },
+        );
     }
 }

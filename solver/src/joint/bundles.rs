@@ -20,15 +20,35 @@ pub(crate) enum JointPass {
     Solve { use_bias: bool },
 }
 
-/// One pass over a colour's bundles, compiled for the default instruction set.
+/// One pass over a colour's bundles, compiled for the default instruction set; `isotropic`:
+/// whether every body of the step's inverse inertia is a multiple of the identity
+/// (`crate::bundle::isotropic`).
 pub(crate) fn pass<const L: usize>(
     points: &mut [PointBundle<L>],
     lengths: &mut [LengthBundle<L>],
     bodies: StateView,
     pass: JointPass,
+    isotropic: bool,
 ) {
-    point_bundle::run::<L, false>(points, bodies, pass);
-    length::run::<L, false>(lengths, bodies, pass);
+    run::<L, false>(points, lengths, bodies, pass, isotropic);
+}
+
+/// Both kinds of bundle, with the inertia products decided once.
+#[inline(always)]
+fn run<const L: usize, const AVX2: bool>(
+    points: &mut [PointBundle<L>],
+    lengths: &mut [LengthBundle<L>],
+    bodies: StateView,
+    pass: JointPass,
+    isotropic: bool,
+) {
+    if isotropic {
+        point_bundle::run::<L, AVX2, true>(points, bodies, pass);
+        length::run::<L, AVX2, true>(lengths, bodies, pass);
+    } else {
+        point_bundle::run::<L, AVX2, false>(points, bodies, pass);
+        length::run::<L, AVX2, false>(lengths, bodies, pass);
+    }
 }
 
 /// One pass over a colour's 8-lane bundles, with AVX2 when the CPU has it; the same operations,
@@ -39,6 +59,7 @@ pub(crate) fn pass_avx2(
     lengths: &mut [LengthBundle<8>],
     bodies: StateView,
     pass: JointPass,
+    isotropic: bool,
 ) {
     #[target_feature(enable = "avx2")]
     unsafe fn avx2(
@@ -46,16 +67,15 @@ pub(crate) fn pass_avx2(
         lengths: &mut [LengthBundle<8>],
         bodies: StateView,
         pass: JointPass,
+        isotropic: bool,
     ) {
-        point_bundle::run::<8, true>(points, bodies, pass);
-        length::run::<8, true>(lengths, bodies, pass);
+        run::<8, true>(points, lengths, bodies, pass, isotropic);
     }
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` requires.
-        unsafe { avx2(points, lengths, bodies, pass) }
+        unsafe { avx2(points, lengths, bodies, pass, isotropic) }
     } else {
-        point_bundle::run::<8, false>(points, bodies, pass);
-        length::run::<8, false>(lengths, bodies, pass);
+        run::<8, false>(points, lengths, bodies, pass, isotropic);
     }
 }
 

@@ -124,33 +124,39 @@ impl<const L: usize> LengthBundle<L> {
 
     /// Applies `impulse` along the axis.
     #[inline(always)]
-    fn apply(&self, axis: &Axis<L>, impulse: F<L>, a: &mut Lanes<L>, b: &mut Lanes<L>) {
+    fn apply<const ISO: bool>(
+        &self,
+        axis: &Axis<L>,
+        impulse: F<L>,
+        a: &mut Lanes<L>,
+        b: &mut Lanes<L>,
+    ) {
         let p = &self.ends.pair;
         let linear = axis.n * impulse;
         a.v -= linear * p.inv_mass_a;
-        a.w -= p.inv_inertia_a.mul(&axis.arm_a) * impulse;
+        a.w -= p.inv_inertia_a.turn::<ISO>(&axis.arm_a) * impulse;
         b.v += linear * p.inv_mass_b;
-        b.w += p.inv_inertia_b.mul(&axis.arm_b) * impulse;
+        b.w += p.inv_inertia_b.turn::<ISO>(&axis.arm_b) * impulse;
     }
 
     /// Applies the accumulated impulses.
     #[inline(always)]
-    fn warm_start<const AVX2: bool>(&self, bodies: StateView) {
+    fn warm_start<const AVX2: bool, const ISO: bool>(&self, bodies: StateView) {
         let (mut a, mut b) = self.ends.pair.gather::<AVX2>(bodies);
         let axis = self.axis(&a, &b);
-        self.apply(&axis, self.impulse, &mut a, &mut b);
+        self.apply::<ISO>(&axis, self.impulse, &mut a, &mut b);
         self.ends.pair.scatter::<AVX2>(bodies, &a, &b);
     }
 
     /// One iteration, biased or relaxing.
     #[inline(always)]
-    fn solve<const AVX2: bool>(&mut self, bodies: StateView, use_bias: bool) {
+    fn solve<const AVX2: bool, const ISO: bool>(&mut self, bodies: StateView, use_bias: bool) {
         let (mut a, mut b) = self.ends.pair.gather::<AVX2>(bodies);
         let axis = self.axis(&a, &b);
         let p = &self.ends.pair;
         let k = (p.inv_mass_a + p.inv_mass_b)
-            + axis.arm_a.dot(&p.inv_inertia_a.mul(&axis.arm_a))
-            + axis.arm_b.dot(&p.inv_inertia_b.mul(&axis.arm_b));
+            + axis.arm_a.dot(&p.inv_inertia_a.turn::<ISO>(&axis.arm_a))
+            + axis.arm_b.dot(&p.inv_inertia_b.turn::<ISO>(&axis.arm_b));
         let zero = F::splat(0.0);
         let mass = k.select_gt(
             zero,
@@ -165,7 +171,7 @@ impl<const L: usize> LengthBundle<L> {
             - soft.impulse_scale * self.impulse;
         let applied = wanted - self.impulse;
         self.impulse = wanted;
-        self.apply(&axis, applied, &mut a, &mut b);
+        self.apply::<ISO>(&axis, applied, &mut a, &mut b);
         self.ends.pair.scatter::<AVX2>(bodies, &a, &b);
     }
 }
@@ -180,15 +186,15 @@ struct Axis<const L: usize> {
 
 /// One pass over `bundles`; `AVX2` only where compiled with it.
 #[inline(always)]
-pub(super) fn run<const L: usize, const AVX2: bool>(
+pub(super) fn run<const L: usize, const AVX2: bool, const ISO: bool>(
     bundles: &mut [LengthBundle<L>],
     bodies: StateView,
     pass: JointPass,
 ) {
     for bundle in bundles {
         match pass {
-            JointPass::WarmStart => bundle.warm_start::<AVX2>(bodies),
-            JointPass::Solve { use_bias } => bundle.solve::<AVX2>(bodies, use_bias),
+            JointPass::WarmStart => bundle.warm_start::<AVX2, ISO>(bodies),
+            JointPass::Solve { use_bias } => bundle.solve::<AVX2, ISO>(bodies, use_bias),
         }
     }
 }

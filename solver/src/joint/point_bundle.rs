@@ -53,17 +53,17 @@ impl<const L: usize> PointBundle<L> {
 
     /// Applies the accumulated impulses.
     #[inline(always)]
-    fn warm_start<const AVX2: bool>(&self, bodies: StateView) {
+    fn warm_start<const AVX2: bool, const ISO: bool>(&self, bodies: StateView) {
         let pair = &self.ends.pair;
         let (mut a, mut b) = pair.gather::<AVX2>(bodies);
         let (ra, rb, _) = self.ends.now(&a, &b);
-        pair.apply(&ra, &rb, &self.impulse, &mut a, &mut b);
+        pair.apply::<ISO>(&ra, &rb, &self.impulse, &mut a, &mut b);
         pair.scatter::<AVX2>(bodies, &a, &b);
     }
 
     /// One block iteration, biased or relaxing (see [`PointRow`]).
     #[inline(always)]
-    fn solve<const AVX2: bool>(&mut self, bodies: StateView, use_bias: bool) {
+    fn solve<const AVX2: bool, const ISO: bool>(&mut self, bodies: StateView, use_bias: bool) {
         let pair = &self.ends.pair;
         let (mut a, mut b) = pair.gather::<AVX2>(bodies);
         let (ra, rb, separation) = self.ends.now(&a, &b);
@@ -75,22 +75,22 @@ impl<const L: usize> PointBundle<L> {
             - self.impulse * soft.impulse_scale;
         let applied = wanted - self.impulse;
         self.impulse = wanted;
-        pair.apply(&ra, &rb, &applied, &mut a, &mut b);
+        pair.apply::<ISO>(&ra, &rb, &applied, &mut a, &mut b);
         pair.scatter::<AVX2>(bodies, &a, &b);
     }
 }
 
 /// One pass over `bundles`; `AVX2` only where compiled with it.
 #[inline(always)]
-pub(super) fn run<const L: usize, const AVX2: bool>(
+pub(super) fn run<const L: usize, const AVX2: bool, const ISO: bool>(
     bundles: &mut [PointBundle<L>],
     bodies: StateView,
     pass: JointPass,
 ) {
     for bundle in bundles {
         match pass {
-            JointPass::WarmStart => bundle.warm_start::<AVX2>(bodies),
-            JointPass::Solve { use_bias } => bundle.solve::<AVX2>(bodies, use_bias),
+            JointPass::WarmStart => bundle.warm_start::<AVX2, ISO>(bodies),
+            JointPass::Solve { use_bias } => bundle.solve::<AVX2, ISO>(bodies, use_bias),
         }
     }
 }
