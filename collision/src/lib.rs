@@ -22,6 +22,7 @@ pub mod sat;
 pub mod shape;
 #[cfg(feature = "serde")]
 mod shape_serde;
+mod support;
 pub mod unit;
 
 pub use parry3d;

@@ -174,15 +174,7 @@ pub(crate) fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector
             // The face nearest the normal among those around the support vertex: on an
             // irregular hull the face nearest the normal overall can lie away from the contact.
             let faces = h.faces();
-            let support = (0..h.points().len())
-                .max_by(|&i, &j| {
-                    let (di, dj) = (
-                        h.points()[i].coords.dot(&local),
-                        h.points()[j].coords.dot(&local),
-                    );
-                    di.partial_cmp(&dj).unwrap_or(std::cmp::Ordering::Equal)
-                })
-                .unwrap_or(0);
+            let support = crate::support::farthest(h.points(), &local);
             let vertex = h.vertices()[support];
             let first = vertex.first_adj_face_or_edge as usize;
             let around =

@@ -528,16 +528,7 @@ impl Shape {
             }
             Shape::ConvexHull(hull) => {
                 let points = hull.points();
-                let mut best = points[0];
-                let mut best_dot = best.coords.dot(dir);
-                for p in &points[1..] {
-                    let d = p.coords.dot(dir);
-                    if d > best_dot {
-                        best_dot = d;
-                        best = *p;
-                    }
-                }
-                best
+                points[crate::support::farthest(points, dir)]
             }
             Shape::Triangle(t) => {
                 let (da, db, dc) = (
