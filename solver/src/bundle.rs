@@ -645,11 +645,12 @@ impl<const L: usize> Bundle<L> {
         &self,
         cold: &BundleCold<L>,
         bodies: StateView,
+        points: usize,
     ) {
         let mut a = Lanes::gather::<AVX2>(bodies, &self.pair.body_a);
         let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
         let [t1, t2] = &self.tangents;
-        for p in &self.points {
+        for p in &self.points[..points] {
             self.push::<ISO>(p, p.normal_impulse, &mut a, &mut b);
         }
         let friction = *t1 * self.friction_impulse[0] + *t2 * self.friction_impulse[1];
@@ -671,8 +672,8 @@ impl<const L: usize> Bundle<L> {
         cold: &mut BundleCold<L>,
         bodies: StateView,
         settings: &ContactSettings,
-        use_bias: bool,
-        friction: bool,
+        (use_bias, friction): (bool, bool),
+        points: usize,
     ) {
         let mut a = Lanes::gather::<AVX2>(bodies, &self.pair.body_a);
         let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
@@ -688,7 +689,7 @@ impl<const L: usize> Bundle<L> {
         let (zero, one) = (F::splat(0.0), F::splat(1.0));
         let inv_h = F::splat(1.0 / settings.h);
         let push = F::splat(-settings.max_push_out_speed);
-        for k in 0..WIDE_POINTS {
+        for k in 0..points {
             let p = &self.points[k];
             let separation =
                 p.base_separation + moved + turn_b.dot(&p.angular_b) - turn_a.dot(&p.angular_a);
@@ -716,7 +717,7 @@ impl<const L: usize> Bundle<L> {
             q.max_normal_impulse = q.max_normal_impulse.max(total);
         }
         if friction {
-            self.solve_friction::<ISO>(cold, &mut a, &mut b);
+            self.solve_friction::<ISO>(cold, &mut a, &mut b, points);
         }
         self.scatter::<AVX2>(bodies, &a, &b);
     }
@@ -728,9 +729,10 @@ impl<const L: usize> Bundle<L> {
         cold: &mut BundleCold<L>,
         a: &mut Lanes<L>,
         b: &mut Lanes<L>,
+        points: usize,
     ) {
         let (mut total, mut moment) = (F::splat(0.0), F::splat(0.0));
-        for p in &self.points {
+        for p in &self.points[..points] {
             total += p.normal_impulse;
             moment += p.lever_arm * p.normal_impulse;
         }
@@ -775,6 +777,7 @@ impl<const L: usize> Bundle<L> {
         cold: &BundleCold<L>,
         bodies: StateView,
         threshold: Real,
+        points: usize,
     ) {
         if !self.bounces {
             return;
@@ -783,7 +786,7 @@ impl<const L: usize> Bundle<L> {
         let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
         let zero = F::splat(0.0);
         let mut any = false;
-        for k in 0..WIDE_POINTS {
+        for k in 0..points {
             let p = &self.points[k];
             // 1 where the point bounces: it approached fast enough and was pushed.
             let mut bounces = F::<L>::splat(0.0);
@@ -833,46 +836,79 @@ fn run<const L: usize, const AVX2: bool>(
     bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
-    isotropic: bool,
+    step: &StepShape,
 ) {
-    if isotropic {
-        run_with::<L, AVX2, true>(bundles, bodies, settings, pass)
-    } else {
-        run_with::<L, AVX2, false>(bundles, bodies, settings, pass)
+    let what = (pass, step.points);
+    // Every point slot as a constant (the loops over them unrolled), or fewer as a bound.
+    match (step.isotropic, step.points == WIDE_POINTS) {
+        (true, true) => run_with::<L, AVX2, true, true>(bundles, bodies, settings, what),
+        (true, false) => run_with::<L, AVX2, true, false>(bundles, bodies, settings, what),
+        (false, true) => run_with::<L, AVX2, false, true>(bundles, bodies, settings, what),
+        (false, false) => run_with::<L, AVX2, false, false>(bundles, bodies, settings, what),
     }
 }
 
-/// [`run`] with `ISO` decided (see [`isotropic`]).
+/// [`run`] with `ISO` decided (see [`isotropic`]), and with `ALL` every point slot.
 #[inline(always)]
-fn run_with<const L: usize, const AVX2: bool, const ISO: bool>(
+fn run_with<const L: usize, const AVX2: bool, const ISO: bool, const ALL: bool>(
     (bundles, colds): (&mut [Bundle<L>], &mut [BundleCold<L>]),
     bodies: StateView,
     settings: &ContactSettings,
-    pass: Pass,
+    (pass, points): (Pass, usize),
 ) {
+    let points = if ALL { WIDE_POINTS } else { points };
     for (bundle, cold) in bundles.iter_mut().zip(colds) {
         match pass {
-            Pass::WarmStart => bundle.warm_start::<AVX2, ISO>(cold, bodies),
+            Pass::WarmStart => bundle.warm_start::<AVX2, ISO>(cold, bodies, points),
             Pass::Solve { use_bias, friction } => {
-                bundle.solve::<AVX2, ISO>(cold, bodies, settings, use_bias, friction)
+                let kind = (use_bias, friction);
+                bundle.solve::<AVX2, ISO>(cold, bodies, settings, kind, points)
             }
             Pass::Restitute => {
-                bundle.restitute::<AVX2, ISO>(cold, bodies, settings.restitution_threshold)
+                let threshold = settings.restitution_threshold;
+                bundle.restitute::<AVX2, ISO>(cold, bodies, threshold, points)
             }
         }
     }
 }
 
-/// One pass over `bundles`, compiled for the default instruction set; `isotropic`: whether
-/// every body of the step's inverse inertia is a multiple of the identity ([`isotropic`]).
+/// What the lane kernels may assume of the whole step, the same for every bundle (so that a
+/// lane's bits do not depend on the others of its bundle, nor on the lane count).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepShape {
+    /// Every body's inverse inertia is a multiple of the identity ([`isotropic`]).
+    pub(crate) isotropic: bool,
+    /// The most points any contact of the step has (at most [`WIDE_POINTS`]): the passes
+    /// leave the others out. A ball scene's contacts have one point each, and its passes did
+    /// four points' work for it; leaving out a point that no lane has is exact but for the
+    /// sign of a zero velocity, hence once for the step.
+    pub(crate) points: usize,
+}
+
+impl StepShape {
+    /// What `bodies` and `contacts` make of a step.
+    pub(crate) fn of(bodies: &Bodies, contacts: &[Contact]) -> StepShape {
+        StepShape {
+            isotropic: isotropic(bodies),
+            points: contacts
+                .iter()
+                .map(|c| c.points.len())
+                .max()
+                .unwrap_or(0)
+                .min(WIDE_POINTS),
+        }
+    }
+}
+
+/// One pass over `bundles`, compiled for the default instruction set.
 pub(crate) fn pass<const L: usize>(
     bundles: (&mut [Bundle<L>], &mut [BundleCold<L>]),
     bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
-    isotropic: bool,
+    step: &StepShape,
 ) {
-    run::<L, false>(bundles, bodies, settings, pass, isotropic)
+    run::<L, false>(bundles, bodies, settings, pass, step)
 }
 
 /// One pass over 8-lane bundles compiled with AVX2, when the CPU has it (checked once per
@@ -883,7 +919,7 @@ pub(crate) fn pass_avx2(
     bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
-    isotropic: bool,
+    step: &StepShape,
 ) {
     #[target_feature(enable = "avx2")]
     unsafe fn avx2(
@@ -891,15 +927,15 @@ pub(crate) fn pass_avx2(
         bodies: StateView,
         settings: &ContactSettings,
         pass: Pass,
-        isotropic: bool,
+        step: &StepShape,
     ) {
-        run::<8, true>(bundles, bodies, settings, pass, isotropic)
+        run::<8, true>(bundles, bodies, settings, pass, step)
     }
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` requires.
-        unsafe { avx2(bundles, bodies, settings, pass, isotropic) }
+        unsafe { avx2(bundles, bodies, settings, pass, step) }
     } else {
-        run::<8, false>(bundles, bodies, settings, pass, isotropic)
+        run::<8, false>(bundles, bodies, settings, pass, step)
     }
 }
 

@@ -215,6 +215,9 @@ pub struct Solver {
     /// (to hold the short ones to them).
     #[cfg(test)]
     full_inertia: bool,
+    /// Solve every point slot of the bundles even when no contact has as many points.
+    #[cfg(test)]
+    all_points: bool,
     /// The worker threads (none until `threads` asks for more than one).
     pool: Pool,
 }
@@ -266,9 +269,8 @@ struct Stages<'a> {
     contact: &'a ContactSettings,
     joint: &'a JointSettings,
     friction_in_biased_pass: bool,
-    /// Whether every body's inverse inertia is a multiple of the identity (the contact
-    /// passes then take the short product: `bundle::isotropic`).
-    isotropic: bool,
+    /// What the lane kernels may assume of the whole step (`bundle::StepShape`).
+    shape: bundle::StepShape,
     h: Real,
     substeps: u32,
     barrier: &'a Barrier,
@@ -497,18 +499,18 @@ impl Stages<'_> {
                 match self.lanes {
                     1 => {
                         let (p, l) = self.joint_lists.0.parts(p, l);
-                        joint_pass(p, l, view, pass, self.isotropic)
+                        joint_pass(p, l, view, pass, self.shape.isotropic)
                     }
                     4 => {
                         let (p, l) = self.joint_lists.1.parts(p, l);
-                        joint_pass(p, l, view, pass, self.isotropic)
+                        joint_pass(p, l, view, pass, self.shape.isotropic)
                     }
                     _ => {
                         let (p, l) = self.joint_lists.2.parts(p, l);
                         #[cfg(target_arch = "x86_64")]
-                        crate::joint::joint_pass_avx2(p, l, view, pass, self.isotropic);
+                        crate::joint::joint_pass_avx2(p, l, view, pass, self.shape.isotropic);
                         #[cfg(not(target_arch = "x86_64"))]
-                        joint_pass(p, l, view, pass, self.isotropic);
+                        joint_pass(p, l, view, pass, self.shape.isotropic);
                     }
                 }
             }
@@ -554,7 +556,7 @@ impl Stages<'_> {
             let (p, l) = self
                 .joint_overflow
                 .parts(all(self.joint_overflow.2), all(self.joint_overflow.3));
-            joint_pass(p, l, view, pass, self.isotropic);
+            joint_pass(p, l, view, pass, self.shape.isotropic);
         }
     }
 
@@ -573,18 +575,18 @@ impl Stages<'_> {
                 match self.lanes {
                     1 => {
                         let part = self.lists.0.part(start, len);
-                        bundle::pass(part, view, self.contact, pass, self.isotropic)
+                        bundle::pass(part, view, self.contact, pass, &self.shape)
                     }
                     4 => {
                         let part = self.lists.1.part(start, len);
-                        bundle::pass(part, view, self.contact, pass, self.isotropic)
+                        bundle::pass(part, view, self.contact, pass, &self.shape)
                     }
                     _ => {
                         let part = self.lists.2.part(start, len);
                         #[cfg(target_arch = "x86_64")]
-                        bundle::pass_avx2(part, view, self.contact, pass, self.isotropic);
+                        bundle::pass_avx2(part, view, self.contact, pass, &self.shape);
                         #[cfg(not(target_arch = "x86_64"))]
-                        bundle::pass(part, view, self.contact, pass, self.isotropic);
+                        bundle::pass(part, view, self.contact, pass, &self.shape);
                     }
                 }
             }
@@ -820,14 +822,19 @@ impl Solver {
         self.joints.is_empty() && self.points.is_empty() && self.lengths.is_empty()
     }
 
-    /// Whether this step's lane kernels take the short inertia products
-    /// ([`bundle::isotropic`]).
-    fn short_inertia(&self, bodies: &Bodies) -> bool {
+    /// What this step's lane kernels may assume ([`bundle::StepShape`]).
+    fn step_shape(&self, bodies: &Bodies) -> bundle::StepShape {
+        #[allow(unused_mut)]
+        let mut shape = bundle::StepShape::of(bodies, &self.contacts);
         #[cfg(test)]
         if self.full_inertia {
-            return false;
+            shape.isotropic = false;
         }
-        bundle::isotropic(bodies)
+        #[cfg(test)]
+        if self.all_points {
+            shape.points = crate::graph::WIDE_POINTS;
+        }
+        shape
     }
 
     /// Runs the substeps over `bodies`, `self.joints` and `self.contacts` for the step of
@@ -893,6 +900,7 @@ impl Solver {
         let most = (bundles / BUNDLES_PER_WORKER).max(1);
         let workers = (settings.threads.clamp(1, MAX_THREADS) as usize).min(most);
         let barrier = Barrier::new(workers);
+        let shape = self.step_shape(bodies);
         let lists = (
             Lists::of(&mut self.bundles.one),
             Lists::of(&mut self.bundles.four),
@@ -937,7 +945,7 @@ impl Solver {
             contact: &contact,
             joint: &joint_settings,
             friction_in_biased_pass,
-            isotropic: self.short_inertia(bodies),
+            shape,
             h,
             substeps,
             barrier: &barrier,
@@ -1096,7 +1104,7 @@ mod tests {
                 full_inertia: full,
                 ..Solver::default()
             };
-            assert_eq!(solver.short_inertia(bodies), !full);
+            assert_eq!(solver.step_shape(bodies).isotropic, !full);
             // Rigid ball joints between neighbouring columns' tops, solved in lanes.
             for top in [7u32, 15, 23] {
                 let (a, b) = (Motion::load(bodies, top), Motion::load(bodies, top + 8));
@@ -1124,5 +1132,35 @@ mod tests {
                 }
             },
         );
+    }
+
+    /// Contacts of one or two points (spheres, capsules, edges) take as many point slots in
+    /// the passes as the step's largest contact, and end exactly where solving all four slots
+    /// ends, on every lane count; the slots counted are the most any contact has.
+    #[test]
+    fn the_passes_solve_only_the_points_contacts_have() {
+        let fewer = || {
+            let (bodies, mut contacts) = columns(&mut Lcg(5));
+            for (i, c) in contacts.iter_mut().enumerate() {
+                c.points.truncate(1 + i % 2);
+            }
+            (bodies, contacts)
+        };
+        let (bodies, contacts) = fewer();
+        let solver = Solver {
+            contacts,
+            ..Solver::default()
+        };
+        assert_eq!(solver.step_shape(&bodies).points, 2);
+        let setup = |all, _: &Bodies| Solver {
+            all_points: all,
+            ..Solver::default()
+        };
+        both_ways(fewer, setup, |simd, fewer, all| {
+            for (fewer, all) in fewer.iter().zip(all) {
+                assert_eq!(fewer.linear_velocity, all.linear_velocity, "{simd:?}");
+                assert_eq!(fewer.angular_velocity, all.angular_velocity, "{simd:?}");
+            }
+        });
     }
 }
