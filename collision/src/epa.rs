@@ -464,13 +464,7 @@ mod tests {
     /// direction as hints.
     #[test]
     fn a_hint_changes_where_gjk_starts_not_what_it_finds() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 40) as Real / (1u64 << 24) as Real - 0.5
-        };
+        let mut next = crate::testing::uniform(0x2545_f491_4f6c_dd1du64);
         let hull = |next: &mut dyn FnMut() -> Real| {
             let points: Vec<Point<Real>> = (0..10)
                 .map(|_| Point::new(next(), next(), next()))

@@ -23,6 +23,8 @@ pub mod shape;
 #[cfg(feature = "serde")]
 mod shape_serde;
 mod support;
+#[cfg(test)]
+mod testing;
 pub mod unit;
 
 pub use parry3d;

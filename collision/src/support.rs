@@ -1,13 +1,15 @@
 //! The support point of a point cloud (a hull's vertices): the point farthest along a
 //! direction, four points at a time.
 //!
-//! GJK asks two of these per iteration, and on a hull scene it is the narrow phase's largest
-//! single cost (`convex`: 2.3 million a run of 120 steps, 13% of the instructions, at about 200
-//! instructions each for a hull of ten points). On x86-64 the points are read four at a time,
-//! turned from `x y z x y z ...` into a register of x's, one of y's and one of z's by shuffles,
-//! and compared four lanes at a time (SSE2, which every x86-64 CPU has); elsewhere, and for the
-//! last one to three points, one at a time. Both compute each dot product as
-//! `(x dx + y dy) + z dz` and keep the first of equal points, so both choose the same point.
+//! GJK asks two of these per iteration, and on a hull scene they were the narrow phase's
+//! largest single cost (`convex`: 2.3 million calls in a run of 120 steps, 13.6% of the
+//! instructions, about 220 each for a hull of ten points). On x86-64, for eight points or more,
+//! the points are read four at a time, turned from `x y z x y z ...` into a register of x's,
+//! one of y's and one of z's by shuffles, and compared four lanes at a time (SSE2, which every
+//! x86-64 CPU has); the one to three points past the last whole group are read again as part
+//! of the last four points. Elsewhere, and for fewer points, one at a time. Both compute each
+//! dot product as `(x dx + y dy) + z dz` and keep the first of equal points, so both choose
+//! the same point.
 
 use parry3d::math::{Point, Real, Vector};
 
@@ -52,9 +54,8 @@ fn farthest_from(
 /// points it saw (indices `lane`, `lane + 4`, ...), starting below every number, so that NaNs
 /// are never taken; the lanes are merged, the lowest index winning a tie, which is the first
 /// greatest overall (the points past the last whole group of four are read as part of the last
-/// four points). A scan in
-/// order keeps the first point if its dot product is NaN (nothing compares greater than it):
-/// that case is answered before the lanes start.
+/// four points). A scan in order keeps the first point if its dot product is NaN (nothing
+/// compares greater than it): that case is answered before the lanes start.
 #[cfg(target_arch = "x86_64")]
 fn farthest_sse2(points: &[Point<Real>], dir: &Vector<Real>) -> usize {
     use std::arch::x86_64::*;
@@ -134,13 +135,7 @@ mod tests {
     /// directions along an axis of a grid) and NaN directions.
     #[test]
     fn the_lanes_pick_what_a_scan_picks() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 40) as Real / (1u64 << 24) as Real - 0.5
-        };
+        let mut next = crate::testing::uniform(0x9e37_79b9_7f4a_7c15u64);
         let scan = |points: &[Point<Real>], dir: &Vector<Real>| {
             farthest_from(points, dir, 0, dot(&points[0], dir), 1)
         };

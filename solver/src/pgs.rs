@@ -824,16 +824,16 @@ impl Solver {
 
     /// What this step's lane kernels may assume ([`bundle::StepShape`]).
     fn step_shape(&self, bodies: &Bodies) -> bundle::StepShape {
-        #[allow(unused_mut)]
-        let mut shape = bundle::StepShape::of(bodies, &self.contacts);
+        let shape = bundle::StepShape::of(bodies, &self.contacts);
         #[cfg(test)]
-        if self.full_inertia {
-            shape.isotropic = false;
-        }
-        #[cfg(test)]
-        if self.all_points {
-            shape.points = crate::graph::WIDE_POINTS;
-        }
+        let shape = bundle::StepShape {
+            isotropic: shape.isotropic && !self.full_inertia,
+            points: if self.all_points {
+                crate::graph::WIDE_POINTS
+            } else {
+                shape.points
+            },
+        };
         shape
     }
 

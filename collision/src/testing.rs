@@ -1,0 +1,14 @@
+//! What the crate's unit tests share.
+
+use parry3d::math::Real;
+
+/// A small deterministic generator (xorshift64, no dependency for a few tests): uniform in
+/// [-0.5, 0.5).
+pub(crate) fn uniform(mut seed: u64) -> impl FnMut() -> Real {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 40) as Real / (1u64 << 24) as Real - 0.5
+    }
+}
