@@ -6,7 +6,7 @@
 
 use parry3d::math::{Isometry, Point, Real, Vector};
 
-use crate::epa::{Contact, GAP_SLACK};
+use crate::epa::{Contact, Gap, GAP_SLACK};
 
 /// The contact of spheres of radii `ra` and `rb` centred at `pose_a` and `pose_b`, if their
 /// separation is at most `margin` (m). Concentric spheres push along +y.
@@ -31,21 +31,24 @@ pub fn sphere_sphere(
 }
 
 /// [`sphere_sphere`], or a lower bound of the spheres' distance (m) when they are farther
-/// apart than `margin`.
+/// apart than `margin` (with no axis: this is as cheap as a test along one).
 pub(crate) fn sphere_sphere_or_gap(
     ra: Real,
     pose_a: &Isometry<Real>,
     rb: Real,
     pose_b: &Isometry<Real>,
     margin: Real,
-) -> Result<Contact, Real> {
+) -> Result<Contact, Gap> {
     let (ca, cb) = (pose_a.translation.vector, pose_b.translation.vector);
     let d = cb - ca;
     let distance = d.norm();
     let separation = distance - ra - rb;
     if separation > margin {
         // Less the rounding of the norm, as the GJK path does: a bound, never more.
-        return Err(distance * (1.0 - GAP_SLACK) - ra - rb);
+        return Err(Gap {
+            distance: distance * (1.0 - GAP_SLACK) - ra - rb,
+            axis: Vector::zeros(),
+        });
     }
     let normal = if distance > Real::MIN_POSITIVE {
         d / distance

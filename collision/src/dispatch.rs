@@ -9,6 +9,7 @@
 use parry3d::math::{Isometry, Real, Vector};
 use smallvec::SmallVec;
 
+use crate::epa::Gap;
 use crate::manifold::{manifold_or_gap, Manifold};
 use crate::shape::Shape;
 use crate::{halfspace, mesh};
@@ -46,9 +47,9 @@ pub fn manifolds(
     manifolds_or_gap(a, pose_a, b, pose_b, margin, None, out);
 }
 
-/// [`manifolds`], returning a lower bound of the shapes' distance (m) when two convex shapes
-/// were found farther apart than `margin` (`out` is then empty), and 0 otherwise. `hint`: a
-/// guess of the normal in A's frame (last step's), where GJK starts its search.
+/// [`manifolds`], returning the [`Gap`] when two convex shapes were found farther apart than
+/// `margin` (`out` is then empty). `hint`: a guess of the normal in A's frame (last step's),
+/// where GJK starts its search.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn manifolds_or_gap(
     a: &Shape,
@@ -58,9 +59,9 @@ pub(crate) fn manifolds_or_gap(
     margin: Real,
     hint: Option<Vector<Real>>,
     out: &mut SmallVec<[Manifold; 1]>,
-) -> Real {
+) -> Option<Gap> {
     out.clear();
-    let mut gap = 0.0;
+    let mut gap = None;
     match (a.is_level(), b.is_level()) {
         (false, false) => {
             out.push(Manifold::default());

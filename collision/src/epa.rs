@@ -382,10 +382,20 @@ pub fn contact(
 /// `|v|^2 - v.w <= 1e-6 |v|^2`; a thousandth leaves room for its other exits and rounding.
 pub(crate) const GAP_SLACK: Real = 1.0e-3;
 
+/// Two shapes found farther apart than a margin: what a caller keeps to skip the pair until
+/// they could have closed that far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Gap {
+    /// A lower bound of their distance (m).
+    pub distance: Real,
+    /// A unit axis in A's frame, from A towards B, along which their projections were at
+    /// least `distance` apart; zero where the query had none worth keeping.
+    pub axis: Vector<Real>,
+}
+
 /// [`contact`], or, when the shapes are farther apart than `margin`, a lower bound of their
-/// distance (m), for callers that skip the pair until it could have closed that far. GJK
-/// starts along `hint` (a guess of the normal in A's frame, such as last step's) if given,
-/// else along the centres' offset.
+/// distance and the axis that showed it. GJK starts along `hint` (a guess of the normal in A's
+/// frame, such as last step's) if given, else along the centres' offset.
 pub(crate) fn contact_or_gap(
     a: &Shape,
     pose_a: &Isometry<Real>,
@@ -393,7 +403,7 @@ pub(crate) fn contact_or_gap(
     pose_b: &Isometry<Real>,
     margin: Real,
     hint: Option<Vector<Real>>,
-) -> Result<Contact, Real> {
+) -> Result<Contact, Gap> {
     let pair = CorePair::new(a, pose_a, b, pose_b);
     let offset = pair.pose_ab().translation.vector;
     let g = gjk(&pair, &hint.unwrap_or(offset));
@@ -406,7 +416,10 @@ pub(crate) fn contact_or_gap(
     let (separation, normal, pa, pb) = if let Some(normal) = apart {
         let separation = g.distance - ra - rb;
         if separation > margin {
-            return Err(g.distance * (1.0 - GAP_SLACK) - ra - rb);
+            return Err(Gap {
+                distance: g.distance * (1.0 - GAP_SLACK) - ra - rb,
+                axis: normal.into_inner(),
+            });
         }
         let (pa, pb) = g.simplex.witnesses();
         (separation, normal.into_inner(), pa, pb)
@@ -422,9 +435,30 @@ pub(crate) fn contact_or_gap(
     })
 }
 
+/// A lower bound of the distance (m) of `a` at `pose_a` and `b` at `pose_b`: how far apart
+/// their projections on `axis` (unit, in A's frame, from A towards B) are, less GJK's slack.
+/// One support point of their cores' difference: what a pair kept apart tries before GJK once
+/// its budget is spent, along the axis its last query found (the cached separating axis of
+/// Gregorius' "The Separating Axis Test between Convex Polyhedra", GDC 2013): in a heap of
+/// hulls that axis usually still separates them.
+pub(crate) fn separation_along(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+    axis: &Vector<Real>,
+) -> Real {
+    let pair = CorePair::new(a, pose_a, b, pose_b);
+    // The support of core(A) - core(B) along the axis is max (a - b) . axis = -(the least
+    // b . axis - a . axis).
+    let cores = -axis.dot(&pair.support(axis).w);
+    cores * (1.0 - GAP_SLACK.copysign(cores)) - a.radius() - b.radius()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::hull;
 
     #[test]
     fn coincident_spheres_have_full_depth() {
@@ -458,6 +492,56 @@ mod tests {
         assert!((c.separation + 1.0).abs() < 1e-4, "{c:?}");
     }
 
+    /// The projections on any axis are at most the shapes' distance apart (parry3d's
+    /// distance is the oracle), and on the axis a query found apart they are the gap it found.
+    #[test]
+    fn a_projection_never_says_more_than_the_distance() {
+        let mut next = crate::testing::uniform(0x9e37_79b9_7f4a_7c15u64);
+        let (mut apart, mut close) = (0, 0);
+        for case in 0..10_000 {
+            let a = match case % 3 {
+                0 => hull(&mut next),
+                1 => Shape::cuboid(Vector::new(0.3, 0.5, 0.4)).unwrap(),
+                _ => Shape::capsule(0.4, 0.2).unwrap(),
+            };
+            let b = hull(&mut next);
+            let pose_a = Isometry::new(
+                Vector::new(next(), next(), next()) * 4.0,
+                Vector::new(next(), next(), next()) * 6.0,
+            );
+            let offset =
+                Vector::new(next(), next(), next()).normalize() * (0.5 + 2.0 * next().abs());
+            let pose_b = Isometry::new(
+                pose_a.translation.vector + offset,
+                Vector::new(next(), next(), next()) * 6.0,
+            );
+            let distance =
+                parry3d::query::distance(&pose_a, a.as_parry(), &pose_b, b.as_parry()).unwrap();
+            let random = Vector::new(next(), next(), next()).normalize();
+            let along = separation_along(&a, &pose_a, &b, &pose_b, &random);
+            assert!(
+                along <= distance + 1e-5,
+                "{along} along {random:?}, distance {distance}"
+            );
+            if let Err(gap) = contact_or_gap(&a, &pose_a, &b, &pose_b, 0.0, None) {
+                let local = separation_along(&a, &pose_a, &b, &pose_b, &gap.axis);
+                assert!(
+                    local <= distance + 1e-5,
+                    "{local} along the gap's axis, distance {distance}"
+                );
+                assert!(
+                    (local - gap.distance).abs() < 2e-3 * distance.max(0.1),
+                    "{local} along the gap's axis, gap {}",
+                    gap.distance
+                );
+                apart += 1;
+            } else {
+                close += 1;
+            }
+        }
+        assert!(apart > 3_000 && close > 500, "{apart} apart, {close} close");
+    }
+
     /// GJK started along a hint (last step's normal, or any direction) finds the contact it
     /// finds from the centres' offset: on random hull pairs apart, touching and overlapping,
     /// the same separation and normal with the true normal, its opposite and a random
@@ -465,12 +549,6 @@ mod tests {
     #[test]
     fn a_hint_changes_where_gjk_starts_not_what_it_finds() {
         let mut next = crate::testing::uniform(0x2545_f491_4f6c_dd1du64);
-        let hull = |next: &mut dyn FnMut() -> Real| {
-            let points: Vec<Point<Real>> = (0..10)
-                .map(|_| Point::new(next(), next(), next()))
-                .collect();
-            Shape::convex_hull(&points).unwrap()
-        };
         let (mut checked, mut overlapping) = (0, 0);
         for _ in 0..2_000 {
             let (a, b) = (hull(&mut next), hull(&mut next));

@@ -24,7 +24,7 @@ use parry3d::shape::Cuboid;
 use smallvec::SmallVec;
 
 pub use crate::dispatch::manifolds;
-use crate::epa::{self, Contact};
+use crate::epa::{self, Contact, Gap};
 use crate::shape::Shape;
 use crate::{closed_form, sat};
 
@@ -270,8 +270,8 @@ pub fn manifold(
     manifold_or_gap(a, pose_a, b, pose_b, margin, None, out);
 }
 
-/// [`manifold`], returning a lower bound of the shapes' distance (m) when they were found
-/// farther apart than `margin` (the manifold then has no points), and 0 otherwise.
+/// [`manifold`], returning the [`Gap`] when the shapes were found farther apart than `margin`
+/// (the manifold then has no points).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn manifold_or_gap(
     a: &Shape,
@@ -281,7 +281,7 @@ pub(crate) fn manifold_or_gap(
     margin: Real,
     hint: Option<Vector<Real>>,
     out: &mut Manifold,
-) -> Real {
+) -> Option<Gap> {
     out.points.clear();
     out.sub_shape = 0;
     if a.is_level() || b.is_level() {
@@ -300,7 +300,7 @@ pub(crate) fn manifold_or_gap(
         }) {
             *out = deepest;
         }
-        return 0.0;
+        return None;
     }
     let found = match (a, b) {
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
@@ -314,9 +314,9 @@ pub(crate) fn manifold_or_gap(
     match found {
         Ok(contact) => {
             clip(a, pose_a, b, pose_b, &contact, margin, out);
-            0.0
+            None
         }
-        Err(gap) => gap,
+        Err(gap) => Some(gap),
     }
 }
 

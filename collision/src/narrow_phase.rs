@@ -31,6 +31,7 @@ use smallvec::SmallVec;
 
 use crate::broad_phase::{PairEvent, ProxyId, ProxyPair};
 use crate::dispatch::manifolds_or_gap;
+use crate::epa::separation_along;
 use crate::manifold::{Manifold, ManifoldPoint};
 use crate::shape::Shape;
 
@@ -108,7 +109,8 @@ pub enum PairCache {
     /// distance once both proxies' own motions ([`ProxyShapes::moved`]) are taken off at each
     /// update (a subtraction: cheap, and tight for shapes moving every which way, as balls in
     /// a heap); and B's drift relative to A since `relative` (a pose product: it sees shapes
-    /// moving together, as a falling pile, as not moving). The first is tried first.
+    /// moving together, as a falling pile, as not moving). The first is tried first; when
+    /// both are spent, the shapes' projections on `axis` before a query.
     Apart {
         /// B's pose relative to A's when the gap was measured.
         relative: Isometry<Real>,
@@ -118,6 +120,8 @@ pub enum PairCache {
         gap: Real,
         /// A lower bound of their distance now, less their motions since it was set (m).
         budget: Real,
+        /// The unit axis (A's frame, from A towards B) that showed the gap, or zero.
+        axis: Vector<Real>,
     },
 }
 
@@ -149,12 +153,16 @@ impl PairContact {
                 extent_b,
                 gap,
                 budget,
+                axis,
             }) => {
+                // (An axis longer than unit would inflate the bound it gives.)
+                let length2 = axis.norm_squared();
                 self.manifolds.is_empty()
                     && finite(relative)
                     && extent_b.is_finite()
                     && gap.is_finite()
                     && budget.is_finite()
+                    && (length2 == 0.0 || (length2 - 1.0).abs() < 1.0e-5)
             }
         }
     }
@@ -360,13 +368,16 @@ fn update_pair<S: ProxyShapes + ?Sized>(
         }
         // A pair kept apart: its budget first, which needs not even the poses (the common case
         // in a heap); when that runs out, B's drift relative to A since the gap was measured
-        // gives another bound of their distance now, which the budget starts from again.
+        // gives another bound of their distance now, which the budget starts from again; and
+        // when that is spent too, the shapes' projections on the axis that showed the gap
+        // (two support points, where a query is a GJK) measure it again.
         let mut reach = None;
         if let Some(PairCache::Apart {
             relative,
             extent_b,
             gap,
             budget,
+            axis,
         }) = &mut contact.cache
         {
             let r = shapes.speculative_distance(a, b);
@@ -374,6 +385,16 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             if left.is_nan() || left <= margin + r {
                 if let (Some(pa), Some(pb)) = (shapes.pose(a), shapes.pose(b)) {
                     left = left.max(*gap - drift(relative, (pa, pb), *extent_b));
+                }
+            }
+            if (left.is_nan() || left <= margin + r) && *axis != Vector::zeros() {
+                if let (Some((sa, pa)), Some((sb, pb))) =
+                    (shapes.shape_and_pose(a), shapes.shape_and_pose(b))
+                {
+                    let along = separation_along(sa, pa, sb, pb, axis);
+                    if along > margin + r {
+                        (*relative, *gap, left) = (pa.inv_mul(pb), along, along);
+                    }
                 }
             }
             if left > margin + r {
@@ -444,11 +465,12 @@ fn update_pair<S: ProxyShapes + ?Sized>(
         contact.cache = match contact.manifolds.as_slice() {
             _ if !(convex(sa) && convex(sb)) => None,
             [m] => Recycle::new(m, (sa, pa), (sb, pb), margin).map(PairCache::Manifold),
-            [] if gap > 0.0 => Some(PairCache::Apart {
+            [] => gap.filter(|g| g.distance > 0.0).map(|g| PairCache::Apart {
                 relative: pa.inv_mul(pb),
                 extent_b: sb.extent_from(&Point::origin()),
-                gap,
-                budget: gap,
+                gap: g.distance,
+                budget: g.distance,
+                axis: g.axis,
             }),
             _ => None,
         };
@@ -684,6 +706,54 @@ mod tests {
     use super::*;
     use parry3d::math::Vector;
 
+    /// A pair whose budget and drift are spent (B slid 0.6 m along a gap of 0.5) is kept apart by the
+    /// axis that showed the gap, without a query, and is queried once it comes within the
+    /// margin: for boxes (the separating axis test's axis) and hulls (GJK's).
+    #[test]
+    fn a_gap_along_its_axis_keeps_a_sliding_pair_apart() {
+        let points: Vec<Point<Real>> = [
+            [-0.5, -0.5, -0.5],
+            [0.5, -0.5, -0.5],
+            [-0.5, 0.5, -0.5],
+            [0.5, 0.5, -0.5],
+            [-0.5, -0.5, 0.5],
+            [0.5, -0.5, 0.5],
+            [-0.4, 0.5, 0.5],
+            [0.5, 0.5, 0.4],
+        ]
+        .iter()
+        .map(|&[x, y, z]| Point::new(x, y, z))
+        .collect();
+        let shapes = [
+            Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap(),
+            Shape::convex_hull(&points).unwrap(),
+        ];
+        for shape in shapes {
+            let mut colliders = vec![
+                (shape.clone(), Isometry::identity()),
+                (shape, Isometry::translation(0.0, 1.5, 0.0)),
+            ];
+            let mut narrow = NarrowPhase::new(0.02);
+            narrow.apply(&[PairEvent::Began(ProxyPair {
+                a: ProxyId(0),
+                b: ProxyId(1),
+            })]);
+            narrow.update(colliders.as_slice());
+            let Some(PairCache::Apart { axis, .. }) = narrow.contacts()[0].cache else {
+                panic!("{:?}", narrow.contacts()[0].cache);
+            };
+            assert!((axis - Vector::y()).norm() < 1e-5, "{axis:?}");
+            // (A slice's proxies report infinite motion: the budget is spent every update.)
+            colliders[1].1.translation.vector.x += 0.6;
+            narrow.update(colliders.as_slice());
+            assert_eq!(narrow.kept_apart(), 1);
+            colliders[1].1.translation.vector.y = 1.01;
+            narrow.update(colliders.as_slice());
+            assert_eq!(narrow.kept_apart(), 0);
+            assert!(!narrow.contacts()[0].manifolds.is_empty());
+        }
+    }
+
     /// `drift` bounds how far any point of B within its extent moved relative to A: checked
     /// on points of B's extent sphere against the relative poses themselves, for small and
     /// large turns (the skip of pairs kept apart is exact only if it never underestimates).
@@ -826,6 +896,7 @@ mod tests {
             extent_b: 1.0,
             gap: 0.5,
             budget: 0.5,
+            axis: Vector::y(),
         });
         assert!(!contact.cache_is_consistent());
         contact.manifolds.clear();
@@ -835,6 +906,7 @@ mod tests {
             extent_b: 1.0,
             gap: 0.5,
             budget: Real::NAN,
+            axis: Vector::y(),
         });
         assert!(!contact.cache_is_consistent());
     }

@@ -17,7 +17,7 @@
 use parry3d::math::{Isometry, Matrix, Point, Real, Vector};
 use parry3d::shape::Cuboid;
 
-use crate::epa::Contact;
+use crate::epa::{Contact, Gap};
 
 /// How much more an edge axis must separate (relative to the boxes' size) to beat a face axis.
 const EDGE_TOLERANCE: Real = 1.0e-4;
@@ -44,14 +44,15 @@ pub fn cuboid_cuboid(
 }
 
 /// [`cuboid_cuboid`], or, when the boxes are farther apart than `margin`, the width of the
-/// gap along the separating axis that showed it: a lower bound of their distance.
+/// gap along the separating axis that showed it (a lower bound of their distance) and that
+/// axis.
 pub(crate) fn cuboid_cuboid_or_gap(
     a: &Cuboid,
     pose_a: &Isometry<Real>,
     b: &Cuboid,
     pose_b: &Isometry<Real>,
     margin: Real,
-) -> Result<Contact, Real> {
+) -> Result<Contact, Gap> {
     // Everything in A's frame: B's centre t and axes r.column(j).
     let pose_ab = pose_a.inv_mul(pose_b);
     let r: Matrix<Real> = pose_ab.rotation.to_rotation_matrix().into_inner();
@@ -79,7 +80,10 @@ pub(crate) fn cuboid_cuboid_or_gap(
         }
     }
     if best_face.0 > margin {
-        return Err(best_face.0);
+        return Err(Gap {
+            distance: best_face.0,
+            axis: best_face.1,
+        });
     }
     let mut best = best_face;
     let tolerance = EDGE_TOLERANCE * (ha.norm() + hb.norm());
@@ -97,7 +101,10 @@ pub(crate) fn cuboid_cuboid_or_gap(
             let d = t.dot(&l);
             let sep = d.abs() - radius_a - radius_b;
             if sep > margin {
-                return Err(sep);
+                return Err(Gap {
+                    distance: sep,
+                    axis: if d >= 0.0 { l } else { -l },
+                });
             }
             if sep > best.0.max(best_face.0 + tolerance) {
                 best = (sep, if d >= 0.0 { l } else { -l }, Axis::Edges(i, j));
