@@ -6,10 +6,11 @@
 //! group of coplanar touching triangles). Level shapes are always met from their own side and
 //! the result turned round when they are B, so each routine is written for one order only.
 
-use parry3d::math::{Isometry, Real, Vector};
+use parry3d::math::{Isometry, Real};
 use smallvec::SmallVec;
 
 use crate::epa::Gap;
+use crate::gjk::SimplexCache;
 use crate::manifold::{manifold_or_gap, Manifold};
 use crate::shape::Shape;
 use crate::{halfspace, mesh};
@@ -44,12 +45,20 @@ pub fn manifolds(
     margin: Real,
     out: &mut SmallVec<[Manifold; 1]>,
 ) {
-    manifolds_or_gap(a, pose_a, b, pose_b, margin, None, out);
+    manifolds_or_gap(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        margin,
+        &mut SimplexCache::default(),
+        out,
+    );
 }
 
 /// [`manifolds`], returning the [`Gap`] when two convex shapes were found farther apart than
-/// `margin` (`out` is then empty). `hint`: a guess of the normal in A's frame (last step's),
-/// where GJK starts its search.
+/// `margin` (`out` is then empty). `warm`: the pair's last GJK simplex, where GJK starts, and
+/// where it leaves its final one.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn manifolds_or_gap(
     a: &Shape,
@@ -57,7 +66,7 @@ pub(crate) fn manifolds_or_gap(
     b: &Shape,
     pose_b: &Isometry<Real>,
     margin: Real,
-    hint: Option<Vector<Real>>,
+    warm: &mut SimplexCache,
     out: &mut SmallVec<[Manifold; 1]>,
 ) -> Option<Gap> {
     out.clear();
@@ -65,7 +74,7 @@ pub(crate) fn manifolds_or_gap(
     match (a.is_level(), b.is_level()) {
         (false, false) => {
             out.push(Manifold::default());
-            gap = manifold_or_gap(a, pose_a, b, pose_b, margin, hint, &mut out[0]);
+            gap = manifold_or_gap(a, pose_a, b, pose_b, margin, warm, &mut out[0]);
         }
         (true, false) => level(a, pose_a, b, pose_b, margin, out),
         (false, true) => {

@@ -21,7 +21,7 @@
 use parry3d::math::{Isometry, Point, Real, Vector};
 use smallvec::SmallVec;
 
-use crate::gjk::{gjk, CorePair, Simplex, SupportPoint};
+use crate::gjk::{gjk_from, CorePair, Simplex, SimplexCache, SupportPoint};
 use crate::shape::Shape;
 use crate::unit::unit_vector;
 
@@ -375,7 +375,7 @@ pub fn contact(
     pose_b: &Isometry<Real>,
     margin: Real,
 ) -> Option<Contact> {
-    contact_or_gap(a, pose_a, b, pose_b, margin, None).ok()
+    contact_or_gap(a, pose_a, b, pose_b, margin, &mut SimplexCache::default()).ok()
 }
 
 /// How much below GJK's distance its proven lower bound may be, relative: GJK stops once
@@ -394,19 +394,20 @@ pub(crate) struct Gap {
 }
 
 /// [`contact`], or, when the shapes are farther apart than `margin`, a lower bound of their
-/// distance and the axis that showed it. GJK starts along `hint` (a guess of the normal in A's
-/// frame, such as last step's) if given, else along the centres' offset.
+/// distance and the axis that showed it. GJK starts from `warm`'s vertices (the pair's last
+/// simplex) if it has any, else along the centres' offset, and leaves its final simplex there.
 pub(crate) fn contact_or_gap(
     a: &Shape,
     pose_a: &Isometry<Real>,
     b: &Shape,
     pose_b: &Isometry<Real>,
     margin: Real,
-    hint: Option<Vector<Real>>,
+    warm: &mut SimplexCache,
 ) -> Result<Contact, Gap> {
     let pair = CorePair::new(a, pose_a, b, pose_b);
     let offset = pair.pose_ab().translation.vector;
-    let g = gjk(&pair, &hint.unwrap_or(offset));
+    let g = gjk_from(&pair, &offset, warm);
+    *warm = g.simplex.cache(&pair);
     let (ra, rb) = (a.radius(), b.radius());
     // The GJK normal made unit without squaring (a v of 1e-22 gave a normal 0.5% short of
     // unit: a fuzzer finding); a v too small to have a direction is a touch, for EPA.
@@ -523,7 +524,9 @@ mod tests {
                 along <= distance + 1e-5,
                 "{along} along {random:?}, distance {distance}"
             );
-            if let Err(gap) = contact_or_gap(&a, &pose_a, &b, &pose_b, 0.0, None) {
+            if let Err(gap) =
+                contact_or_gap(&a, &pose_a, &b, &pose_b, 0.0, &mut SimplexCache::default())
+            {
                 let local = separation_along(&a, &pose_a, &b, &pose_b, &gap.axis);
                 assert!(
                     local <= distance + 1e-5,
@@ -542,16 +545,15 @@ mod tests {
         assert!(apart > 3_000 && close > 500, "{apart} apart, {close} close");
     }
 
-    /// GJK started along a hint (last step's normal, or any direction) finds the contact it
-    /// finds from the centres' offset: on random hull pairs apart, touching and overlapping,
-    /// the same separation and normal with the true normal, its opposite and a random
-    /// direction as hints.
+    /// GJK started from the pair's last simplex finds the contact it finds from the centres'
+    /// offset: on random hull pairs apart, touching and overlapping, moved a little (as from
+    /// step to step) or to an unrelated pose since that simplex was made, the same separation
+    /// and normal.
     #[test]
-    fn a_hint_changes_where_gjk_starts_not_what_it_finds() {
+    fn a_warm_simplex_changes_where_gjk_starts_not_what_it_finds() {
         let mut next = crate::testing::uniform(0x2545_f491_4f6c_dd1du64);
         let (mut checked, mut overlapping) = (0, 0);
-        for _ in 0..2_000 {
-            let (a, b) = (hull(&mut next), hull(&mut next));
+        let pose_pair = |next: &mut dyn FnMut() -> Real| {
             let pose_a = Isometry::new(
                 Vector::new(next(), next(), next()) * 4.0,
                 Vector::new(next(), next(), next()) * 6.0,
@@ -561,32 +563,57 @@ mod tests {
                 pose_a.translation.vector + offset,
                 Vector::new(next(), next(), next()) * 6.0,
             );
-            let Ok(plain) = contact_or_gap(&a, &pose_a, &b, &pose_b, 0.2, None) else {
-                continue;
+            (pose_a, pose_b)
+        };
+        for case in 0..4_000 {
+            let (a, b) = (hull(&mut next), hull(&mut next));
+            let (was_a, was_b) = pose_pair(&mut next);
+            let mut warm = SimplexCache::default();
+            let _ = contact_or_gap(&a, &was_a, &b, &was_b, 0.2, &mut warm);
+            let (pose_a, pose_b) = if case % 2 == 0 {
+                let nudge = |p: &Isometry<Real>, next: &mut dyn FnMut() -> Real| {
+                    let step = Isometry::new(
+                        Vector::new(next(), next(), next()) * 0.05,
+                        Vector::new(next(), next(), next()) * 0.1,
+                    );
+                    step * p
+                };
+                (nudge(&was_a, &mut next), nudge(&was_b, &mut next))
+            } else {
+                pose_pair(&mut next)
             };
-            let local = pose_a.rotation.inverse_transform_vector(&plain.normal);
-            let random = Vector::new(next(), next(), next());
-            for hint in [local, -local, random] {
-                let hinted = contact_or_gap(&a, &pose_a, &b, &pose_b, 0.2, Some(hint))
-                    .expect("apart by more than the margin with a hint, not without");
-                assert!(
-                    (hinted.separation - plain.separation).abs() < 1e-4,
-                    "separation {} with hint {hint:?}, {} without",
-                    hinted.separation,
-                    plain.separation
-                );
-                assert!(
-                    (hinted.normal - plain.normal).norm() < 2e-2 || plain.separation.abs() < 1e-4,
-                    "normal {:?} with hint {hint:?}, {:?} without",
-                    hinted.normal,
-                    plain.normal
-                );
-            }
+            let cold = contact_or_gap(&a, &pose_a, &b, &pose_b, 0.2, &mut SimplexCache::default());
+            let warmed = contact_or_gap(&a, &pose_a, &b, &pose_b, 0.2, &mut warm);
+            let (cold, warmed) = match (cold, warmed) {
+                (Ok(c), Ok(w)) => (c, w),
+                (Err(c), Err(w)) => {
+                    assert!(
+                        (c.distance - w.distance).abs() < 1e-4,
+                        "gap {} warm, {} cold",
+                        w.distance,
+                        c.distance
+                    );
+                    continue;
+                }
+                (c, w) => panic!("{w:?} warm, {c:?} cold"),
+            };
+            assert!(
+                (warmed.separation - cold.separation).abs() < 1e-4,
+                "separation {} warm, {} cold",
+                warmed.separation,
+                cold.separation
+            );
+            assert!(
+                (warmed.normal - cold.normal).norm() < 2e-2 || cold.separation.abs() < 1e-4,
+                "normal {:?} warm, {:?} cold",
+                warmed.normal,
+                cold.normal
+            );
             checked += 1;
-            overlapping += usize::from(plain.separation < 0.0);
+            overlapping += usize::from(cold.separation < 0.0);
         }
         assert!(
-            checked > 500 && overlapping > 100,
+            checked > 1_000 && overlapping > 200,
             "{checked} pairs, {overlapping} overlapping"
         );
     }

@@ -25,6 +25,7 @@ use smallvec::SmallVec;
 
 pub use crate::dispatch::manifolds;
 use crate::epa::{self, Contact, Gap};
+use crate::gjk::SimplexCache;
 use crate::shape::Shape;
 use crate::{closed_form, sat};
 
@@ -267,7 +268,15 @@ pub fn manifold(
     margin: Real,
     out: &mut Manifold,
 ) {
-    manifold_or_gap(a, pose_a, b, pose_b, margin, None, out);
+    manifold_or_gap(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        margin,
+        &mut SimplexCache::default(),
+        out,
+    );
 }
 
 /// [`manifold`], returning the [`Gap`] when the shapes were found farther apart than `margin`
@@ -279,7 +288,7 @@ pub(crate) fn manifold_or_gap(
     b: &Shape,
     pose_b: &Isometry<Real>,
     margin: Real,
-    hint: Option<Vector<Real>>,
+    warm: &mut SimplexCache,
     out: &mut Manifold,
 ) -> Option<Gap> {
     out.points.clear();
@@ -309,7 +318,7 @@ pub(crate) fn manifold_or_gap(
         (Shape::Sphere(sa), Shape::Sphere(sb)) => {
             closed_form::sphere_sphere_or_gap(sa.radius, pose_a, sb.radius, pose_b, margin)
         }
-        _ => epa::contact_or_gap(a, pose_a, b, pose_b, margin, hint),
+        _ => epa::contact_or_gap(a, pose_a, b, pose_b, margin, warm),
     };
     match found {
         Ok(contact) => {

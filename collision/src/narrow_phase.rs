@@ -32,6 +32,7 @@ use smallvec::SmallVec;
 use crate::broad_phase::{PairEvent, ProxyId, ProxyPair};
 use crate::dispatch::manifolds_or_gap;
 use crate::epa::separation_along;
+use crate::gjk::SimplexCache;
 use crate::manifold::{Manifold, ManifoldPoint};
 use crate::shape::Shape;
 
@@ -340,6 +341,7 @@ fn share(len: usize, worker: usize, workers: usize) -> std::ops::Range<usize> {
 /// points and friction keeping last step's impulses by feature).
 fn update_pair<S: ProxyShapes + ?Sized>(
     contact: &mut PairContact,
+    simplex: &mut SimplexCache,
     index: usize,
     shapes: &S,
     margin: Real,
@@ -440,13 +442,15 @@ fn update_pair<S: ProxyShapes + ?Sized>(
                 m.rolling_impulse,
             ));
         }
-        // Last step's normal, in A's frame, is where GJK starts (it is usually still nearly
-        // the answer: fewer iterations than from the centres' offset).
-        let hint = match contact.manifolds.as_slice() {
-            [m] => Some(-pa.rotation.inverse_transform_vector(&m.normal)),
-            _ => None,
-        };
-        let gap = manifolds_or_gap(sa, pa, sb, pb, margin + reach, hint, &mut contact.manifolds);
+        let gap = manifolds_or_gap(
+            sa,
+            pa,
+            sb,
+            pb,
+            margin + reach,
+            simplex,
+            &mut contact.manifolds,
+        );
         for point in contact.manifolds.iter_mut().flat_map(|m| &mut m.points) {
             if let Some(previous) = old.iter().find(|o| o.id == point.id) {
                 point.normal_impulse = previous.normal_impulse;
@@ -501,6 +505,10 @@ fn update_pair<S: ProxyShapes + ?Sized>(
 pub struct NarrowPhase {
     margin: Real,
     contacts: Vec<PairContact>,
+    /// Each pair's last GJK simplex (empty for pairs GJK does not query), where its next
+    /// query starts; beside the pairs rather than in them, so that the walks over the pairs,
+    /// most of which never run GJK, read no more than they did.
+    simplices: Vec<SimplexCache>,
     #[cfg_attr(feature = "serde", serde(skip))]
     index: HashMap<ProxyPair, usize>,
     /// Each worker's buffers and tallies for its share of an update (one for a serial update),
@@ -524,6 +532,7 @@ impl NarrowPhase {
         NarrowPhase {
             margin,
             contacts: Vec::new(),
+            simplices: Vec::new(),
             index: HashMap::new(),
             scratch: Vec::new(),
             recycled: 0,
@@ -551,6 +560,7 @@ impl NarrowPhase {
                             peak_impulse: 0.0,
                             cache: None,
                         });
+                        self.simplices.push(SimplexCache::default());
                     }
                 }
                 PairEvent::Ended(pair) => self.remove(pair),
@@ -561,6 +571,7 @@ impl NarrowPhase {
     fn remove(&mut self, pair: ProxyPair) {
         if let Some(slot) = self.index.remove(&pair) {
             self.contacts.swap_remove(slot);
+            self.simplices.swap_remove(slot);
             if let Some(moved) = self.contacts.get(slot) {
                 self.index.insert(moved.pair, slot);
             }
@@ -575,8 +586,9 @@ impl NarrowPhase {
         self.scratch.resize_with(1, Scratch::default);
         let scratch = &mut self.scratch[0];
         scratch.start();
-        for (index, contact) in self.contacts.iter_mut().enumerate() {
-            update_pair(contact, index, shapes, self.margin, scratch);
+        let pairs = self.contacts.iter_mut().zip(&mut self.simplices);
+        for (index, (contact, simplex)) in pairs.enumerate() {
+            update_pair(contact, simplex, index, shapes, self.margin, scratch);
         }
         self.finish(1);
     }
@@ -596,24 +608,34 @@ impl NarrowPhase {
         let margin = self.margin;
         let len = self.contacts.len();
         let contacts = SharedMut(self.contacts.as_mut_ptr());
+        let simplices = SharedMut(self.simplices.as_mut_ptr());
         let scratches = SharedMut(self.scratch.as_mut_ptr());
         run(&|worker, count| {
             if count != workers || worker >= workers {
                 return;
             }
-            let (contacts, scratches) = (&contacts, &scratches);
+            let (contacts, simplices, scratches) = (&contacts, &simplices, &scratches);
             let range = share(len, worker, workers);
-            // SAFETY: each worker takes its own scratch and its own block of the pairs,
-            // through pointers that stay valid until `run` returns.
-            let (scratch, pairs) = unsafe {
+            // SAFETY: each worker takes its own scratch and its own block of the pairs and of
+            // their simplices (as many as pairs), through pointers that stay valid until
+            // `run` returns.
+            let (scratch, pairs, simplices) = unsafe {
                 (
                     &mut *scratches.0.add(worker),
                     std::slice::from_raw_parts_mut(contacts.0.add(range.start), range.len()),
+                    std::slice::from_raw_parts_mut(simplices.0.add(range.start), range.len()),
                 )
             };
             scratch.start();
-            for (offset, contact) in pairs.iter_mut().enumerate() {
-                update_pair(contact, range.start + offset, shapes, margin, scratch);
+            for (offset, (contact, simplex)) in pairs.iter_mut().zip(simplices).enumerate() {
+                update_pair(
+                    contact,
+                    simplex,
+                    range.start + offset,
+                    shapes,
+                    margin,
+                    scratch,
+                );
             }
         });
         self.finish(workers);
@@ -665,17 +687,21 @@ impl NarrowPhase {
     }
 
     /// Rebuilds the pair index after the pairs were restored from bytes (sprung's snapshots);
-    /// false, leaving the cache empty, if a pair is not ordered (`a < b`) or appears twice.
+    /// false, leaving the cache empty, if a pair is not ordered (`a < b`) or appears twice, or
+    /// the simplices do not match the pairs (one each, at most four finite vertices).
     pub fn reindex(&mut self) -> bool {
         self.index.clear();
-        for (i, c) in self.contacts.iter().enumerate() {
-            if c.pair.a >= c.pair.b || self.index.insert(c.pair, i).is_some() {
-                self.index.clear();
-                self.contacts.clear();
-                return false;
-            }
+        let index = &mut self.index;
+        let fits = self.simplices.len() == self.contacts.len()
+            && self.simplices.iter().all(SimplexCache::is_valid)
+            && (self.contacts.iter().enumerate())
+                .all(|(i, c)| c.pair.a < c.pair.b && index.insert(c.pair, i).is_none());
+        if !fits {
+            self.index.clear();
+            self.contacts.clear();
+            self.simplices.clear();
         }
-        true
+        fits
     }
 
     /// Every overlapping pair with its manifolds, in a deterministic order.
@@ -705,6 +731,38 @@ impl NarrowPhase {
 mod tests {
     use super::*;
     use parry3d::math::Vector;
+
+    /// Restored pairs need one simplex each, with finite vertices: anything else (what a
+    /// hostile snapshot could hold) is refused and leaves the cache empty.
+    #[test]
+    fn reindex_refuses_simplices_that_do_not_fit() {
+        let hull = crate::testing::hull(&mut crate::testing::uniform(5));
+        let colliders = vec![
+            (hull.clone(), Isometry::identity()),
+            (hull, Isometry::translation(0.0, 0.7, 0.0)),
+        ];
+        let fresh = || {
+            let mut narrow = NarrowPhase::new(0.02);
+            narrow.apply(&[PairEvent::Began(ProxyPair {
+                a: ProxyId(0),
+                b: ProxyId(1),
+            })]);
+            narrow.update(colliders.as_slice());
+            assert!(!narrow.simplices[0].is_empty());
+            narrow
+        };
+        assert!(fresh().reindex());
+        let mut short = fresh();
+        short.simplices.clear();
+        assert!(!short.reindex());
+        assert!(short.contacts().is_empty() && short.simplices.is_empty());
+        let mut long = fresh();
+        long.simplices.push(SimplexCache::default());
+        assert!(!long.reindex());
+        let mut nan = fresh();
+        nan.simplices[0].points[0].0.x = Real::NAN;
+        assert!(!nan.reindex());
+    }
 
     /// A pair whose budget and drift are spent (B slid 0.6 m along a gap of 0.5) is kept apart by the
     /// axis that showed the gap, without a query, and is queried once it comes within the
