@@ -370,27 +370,32 @@ pub(crate) fn clip(
         (d.dot(&t1), d.dot(&t2))
     };
 
+    // Both features on the plane, once: the subject and the outline below, and the fan
+    // triangles that lift a hull's points back (which projected every vertex again per point).
+    let plane_a: SmallVec<[(Real, Real); 8]> = fa.points.iter().map(to_plane).collect();
+    let plane_b: SmallVec<[(Real, Real); 8]> = fb.points.iter().map(to_plane).collect();
+
     // Clip the smaller feature (subject) against the larger one (clipper).
     let b_clips = fb.points.len() > fa.points.len();
     let (clipper, subject) = if b_clips { (&fb, &fa) } else { (&fa, &fb) };
-    let mut clipped: SmallVec<[Clip; 16]> = subject
-        .points
+    let (outline, subject_plane) = if b_clips {
+        (&plane_b, &plane_a)
+    } else {
+        (&plane_a, &plane_b)
+    };
+    let mut clipped: SmallVec<[Clip; 16]> = subject_plane
         .iter()
         .zip(&subject.ids)
-        .map(|(p, &id)| {
-            let (x, y) = to_plane(p);
-            Clip {
-                x,
-                y,
-                id: mix(1, id),
-            }
+        .map(|(&(x, y), &id)| Clip {
+            x,
+            y,
+            id: mix(1, id),
         })
         .collect();
-    let outline: SmallVec<[(Real, Real); 8]> = clipper.points.iter().map(to_plane).collect();
     if outline.len() == 2 {
-        clip_segment_by_segment(&mut clipped, &outline);
+        clip_segment_by_segment(&mut clipped, outline);
     } else {
-        clip_by_polygon(&mut clipped, &outline, &clipper.ids);
+        clip_by_polygon(&mut clipped, outline, &clipper.ids);
     }
 
     let (ra, rb) = (a.radius(), b.radius());
@@ -400,8 +405,12 @@ pub(crate) fn clip(
     let mut found: SmallVec<[ManifoldPoint; 16]> = SmallVec::new();
     for c in &clipped {
         let at = origin + t1 * c.x + t2 * c.y;
-        let (Some(pa), Some(pb)) = (lift(&fa, &at, &n, &to_plane), lift(&fb, &at, &n, &to_plane))
-        else {
+        let on_plane = to_plane(&at);
+        let lifted = (
+            lift(&fa, &plane_a, &at, on_plane, &n),
+            lift(&fb, &plane_b, &at, on_plane, &n),
+        );
+        let (Some(pa), Some(pb)) = lifted else {
             continue;
         };
         let separation = (pb - pa).dot(&n) - ra - rb;
@@ -459,14 +468,15 @@ fn single(c: &Contact, id: FeatureId) -> ManifoldPoint {
     }
 }
 
-/// The point of feature `f` that projects on the contact plane at `at` (moving along `n`).
+/// The point of feature `f` that projects on the contact plane at `at` (moving along `n`);
+/// `plane` holds `f`'s points on the plane and `(x, y)` is `at` there.
 fn lift(
     f: &Feature,
+    plane: &[(Real, Real)],
     at: &Point<Real>,
+    (x, y): (Real, Real),
     n: &Vector<Real>,
-    to_plane: &impl Fn(&Point<Real>) -> (Real, Real),
 ) -> Option<Point<Real>> {
-    let (x, y) = to_plane(at);
     let dn = n.dot(&f.normal);
     if f.planar && dn.abs() >= 1.0e-3 {
         let h = (f.points[0] - at).dot(&f.normal) / dn;
@@ -476,11 +486,11 @@ fn lift(
         // Hull faces are merged from nearly coplanar triangles, so interpolate on the triangle
         // of the fan that holds the point rather than on one plane.
         let p0 = f.points[0];
-        let q0 = to_plane(&p0);
+        let q0 = plane[0];
         let mut best: Option<(Real, Point<Real>)> = None;
         for i in 1..f.points.len() - 1 {
             let (p1, p2) = (f.points[i], f.points[i + 1]);
-            let (q1, q2) = (to_plane(&p1), to_plane(&p2));
+            let (q1, q2) = (plane[i], plane[i + 1]);
             let det = (q1.0 - q0.0) * (q2.1 - q0.1) - (q1.1 - q0.1) * (q2.0 - q0.0);
             if det.abs() <= Real::MIN_POSITIVE {
                 continue;
@@ -500,8 +510,7 @@ fn lift(
         best.map(|(_, p)| p)
     } else {
         let (p0, p1) = (f.points[0], f.points[1]);
-        let (x0, y0) = to_plane(&p0);
-        let (x1, y1) = to_plane(&p1);
+        let ((x0, y0), (x1, y1)) = (plane[0], plane[1]);
         let (dx, dy) = (x1 - x0, y1 - y0);
         let len2 = dx * dx + dy * dy;
         let u = if len2 > 0.0 {
@@ -514,6 +523,8 @@ fn lift(
 }
 
 /// Sutherland-Hodgman: keeps the part of `points` (a polygon, a segment) inside `outline`.
+/// Each point's side of an edge is computed once (it ends one edge of the subject and starts
+/// the next), and the two buffers trade places by reference, not by copying their contents.
 fn clip_by_polygon(points: &mut SmallVec<[Clip; 16]>, outline: &[(Real, Real)], ids: &[u32]) {
     // Signed area tells the winding; "inside" is to the left of each edge when counter-clockwise.
     let area: Real = (0..outline.len())
@@ -524,39 +535,49 @@ fn clip_by_polygon(points: &mut SmallVec<[Clip; 16]>, outline: &[(Real, Real)], 
         .sum();
     let winding = if area >= 0.0 { 1.0 } else { -1.0 };
     let closed = points.len() > 2;
-    let mut next: SmallVec<[Clip; 16]> = SmallVec::new();
+    let mut spare: SmallVec<[Clip; 16]> = SmallVec::new();
+    let (mut from, mut to) = (&mut *points, &mut spare);
+    let mut in_spare = false;
     for i in 0..outline.len() {
-        if points.is_empty() {
-            return;
+        if from.is_empty() {
+            break;
         }
         let (p, q) = (outline[i], outline[(i + 1) % outline.len()]);
         let edge_id = mix(ids[i], ids[(i + 1) % ids.len()]);
         let side = |c: &Clip| winding * ((q.0 - p.0) * (c.y - p.1) - (q.1 - p.1) * (c.x - p.0));
-        next.clear();
-        let count = points.len();
+        to.clear();
+        let subject: &[Clip] = from;
+        let count = subject.len();
         let edges = if closed { count } else { count - 1 };
-        if count == 1 && side(&points[0]) >= 0.0 {
-            next.push(points[0]);
+        let mut s1 = side(&subject[0]);
+        if count == 1 && s1 >= 0.0 {
+            to.push(subject[0]);
         }
         for j in 0..edges {
-            let (c0, c1) = (points[j], points[(j + 1) % count]);
-            let (s0, s1) = (side(&c0), side(&c1));
+            let next = if j + 1 == count { 0 } else { j + 1 };
+            let (c0, c1) = (subject[j], subject[next]);
+            let s0 = s1;
+            s1 = side(&c1);
             if s0 >= 0.0 {
-                next.push(c0);
+                to.push(c0);
             }
             if (s0 >= 0.0) != (s1 >= 0.0) {
                 let t = s0 / (s0 - s1);
-                next.push(Clip {
+                to.push(Clip {
                     x: c0.x + (c1.x - c0.x) * t,
                     y: c0.y + (c1.y - c0.y) * t,
                     id: mix(edge_id, mix(c0.id, c1.id)),
                 });
             }
             if !closed && j == edges - 1 && s1 >= 0.0 {
-                next.push(c1);
+                to.push(c1);
             }
         }
-        std::mem::swap(points, &mut next);
+        std::mem::swap(&mut from, &mut to);
+        in_spare = !in_spare;
+    }
+    if in_spare {
+        std::mem::swap(points, &mut spare);
     }
     // Clipping can leave coincident points (a corner on an edge): keep one of each.
     let mut i = 0;
@@ -624,7 +645,11 @@ pub(crate) fn pick_four(
     t1: &Vector<Real>,
     t2: &Vector<Real>,
 ) -> SmallVec<[usize; 4]> {
-    let at = |p: &ManifoldPoint| (p.point_a.coords.dot(t1), p.point_a.coords.dot(t2));
+    // Each point on the plane once (the scores below read them four times over).
+    let plane: SmallVec<[(Real, Real); 16]> = pts
+        .iter()
+        .map(|p| (p.point_a.coords.dot(t1), p.point_a.coords.dot(t2)))
+        .collect();
     let area = |a: (Real, Real), b: (Real, Real), c: (Real, Real)| {
         (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
     };
@@ -632,18 +657,18 @@ pub(crate) fn pick_four(
         (0..pts.len()).fold(0, |best, i| if score(i) > score(best) { i } else { best })
     };
     let i1 = argmax(&|i| -pts[i].separation);
-    let p1 = at(&pts[i1]);
+    let p1 = plane[i1];
     let i2 = argmax(&|i| {
-        let p = at(&pts[i]);
+        let p = plane[i];
         (p.0 - p1.0).powi(2) + (p.1 - p1.1).powi(2)
     });
-    let p2 = at(&pts[i2]);
-    let i3 = argmax(&|i| area(p1, p2, at(&pts[i])).abs());
-    let p3 = at(&pts[i3]);
+    let p2 = plane[i2];
+    let i3 = argmax(&|i| area(p1, p2, plane[i]).abs());
+    let p3 = plane[i3];
     let sign = if area(p1, p2, p3) >= 0.0 { 1.0 } else { -1.0 };
     // Area added outside each edge of the (counter-clockwise) triangle.
     let i4 = argmax(&|i| {
-        let q = at(&pts[i]);
+        let q = plane[i];
         [(p1, p2), (p2, p3), (p3, p1)]
             .iter()
             .map(|&(u, v)| -sign * area(u, v, q))
