@@ -802,7 +802,7 @@ impl World {
         self.solver
             .solve(&mut self.solver_bodies, &self.settings, &context);
         quarantined += self.quarantine_diverged();
-        self.store_impulses();
+        self.store_joint_impulses();
         self.report_touching();
         let solve_ms = clock.lap();
         integrate::scatter(&mut self.bodies, &self.solver_bodies);

@@ -710,9 +710,11 @@ unsafe fn prepare_part<const L: usize>(
 ) {
     // SAFETY: the caller's contract.
     let (hot, cold) = unsafe { lists.part(range.start, range.len()) };
+    let mut inputs = bundle::Inputs::default();
+    let sources = (input.bodies, input.contacts);
     for ((bundle, cold), span) in hot.iter_mut().zip(cold).zip(&input.spans[range]) {
         let indices = &input.colours[span.colour as usize][span.start as usize..span.end as usize];
-        bundle.prepare(cold, input.bodies, input.contacts, indices, input.settings);
+        bundle.prepare_with(cold, &mut inputs, sources, indices, input.settings);
     }
 }
 

@@ -3,44 +3,65 @@
 use super::*;
 
 impl World {
-    /// Compares each moving pair's contact with the last step's and reports the contacts and
+    /// Hands each contact's accumulated impulses back to its pair for the next warm start,
+    /// compares each moving pair's contact with the last step's and reports the contacts and
     /// sensor overlaps that began or ended. A contact touches when a point overlaps or took an
     /// impulse (a speculative point that stopped an approach did touch).
+    ///
+    /// One walk over the watched pairs, each pair's solved contacts taken with it: the solver's
+    /// contacts were built from these pairs in this order (`build_contacts`), and a pair's
+    /// record (432 bytes) is read once here, not once to store the impulses and again to report
+    /// (in `boxes` each first read of a record is a cache miss).
     pub(super) fn report_touching(&mut self) {
-        let pairs = self.narrow_phase.contacts_mut();
-        for c in &self.solver.contacts {
-            let step_peak = c
-                .points
-                .iter()
-                .map(|p| p.max_normal_impulse)
-                .fold(0.0, Real::max);
-            let source = c.user_index as usize;
-            let index = self.contact_sources[source].0;
-            let first = source == 0 || self.contact_sources[source - 1].0 != index;
-            let pair = &mut pairs[index as usize];
-            // A pair that was not touching restarts its peak, once (at its first manifold).
-            if !pair.touching && first {
-                pair.peak_impulse = 0.0;
-            }
-            pair.peak_impulse = pair.peak_impulse.max(step_peak);
-        }
-        // Only pairs with points now, or touching before, can change.
+        let mut next = 0;
         for w in 0..self.narrow_phase.watched().len() {
             let i = self.narrow_phase.watched()[w] as usize;
-            let c = &self.narrow_phase.contacts()[i];
-            let now = c
+            let pair = &mut self.narrow_phase.contacts_mut()[i];
+            // A pair that was not touching restarts its peak, once (at its first manifold).
+            let mut first = true;
+            while let Some(c) = self.solver.contacts.get(next) {
+                let (source, m) = self.contact_sources[c.user_index as usize];
+                if source as usize != i {
+                    break;
+                }
+                next += 1;
+                let manifold = &mut pair.manifolds[m as usize];
+                for (stored, solved) in manifold.points.iter_mut().zip(&c.points) {
+                    stored.normal_impulse = solved.normal_impulse;
+                }
+                manifold.friction_impulse = c.friction_impulse;
+                manifold.twist_impulse = c.twist_impulse;
+                manifold.rolling_impulse = c.rolling_impulse;
+                let step_peak = c
+                    .points
+                    .iter()
+                    .map(|p| p.max_normal_impulse)
+                    .fold(0.0, Real::max);
+                if !pair.touching && first {
+                    pair.peak_impulse = 0.0;
+                }
+                first = false;
+                pair.peak_impulse = pair.peak_impulse.max(step_peak);
+            }
+            // Only pairs with points now, or touching before, can change.
+            let now = pair
                 .manifolds
                 .iter()
                 .flat_map(|m| &m.points)
                 .any(|p| p.separation <= 0.0 || p.normal_impulse > 0.0);
-            if now == c.touching {
+            if now == pair.touching {
                 continue;
             }
-            let (pair, impulse) = (c.pair, c.peak_impulse);
-            self.narrow_phase.contacts_mut()[i].touching = now;
+            pair.touching = now;
+            let (pair, impulse) = (pair.pair, pair.peak_impulse);
             let event = self.touch_event(pair, now, impulse);
             self.events.extend(event);
         }
+        debug_assert_eq!(
+            next,
+            self.solver.contacts.len(),
+            "a solved contact left unstored"
+        );
     }
 
     /// The event of `pair` beginning (`began`) or ending to touch, if both colliders live.

@@ -236,8 +236,10 @@ impl World {
         Motion::load(&self.solver_bodies, index)
     }
 
-    /// Hands each point's accumulated impulses back to the pair cache for the next warm start.
-    pub(super) fn store_impulses(&mut self) {
+    /// Hands each joint's accumulated impulses back to it for the next warm start (the
+    /// contacts' go back to the pair cache in [`World::report_touching`]'s walk over the
+    /// pairs).
+    pub(super) fn store_joint_impulses(&mut self) {
         for j in &self.solver.joints {
             self.joints.at_mut(j.user_index).impulses = j.impulses();
         }
@@ -250,17 +252,6 @@ impl World {
             let mut impulses = [0.0; 8];
             impulses[0] = l.impulse;
             self.joints.at_mut(l.user_index).impulses = impulses;
-        }
-        let pairs = self.narrow_phase.contacts_mut();
-        for c in &self.solver.contacts {
-            let (pair, m) = self.contact_sources[c.user_index as usize];
-            let manifold = &mut pairs[pair as usize].manifolds[m as usize];
-            for (stored, solved) in manifold.points.iter_mut().zip(&c.points) {
-                stored.normal_impulse = solved.normal_impulse;
-            }
-            manifold.friction_impulse = c.friction_impulse;
-            manifold.twist_impulse = c.twist_impulse;
-            manifold.rolling_impulse = c.rolling_impulse;
         }
     }
 
