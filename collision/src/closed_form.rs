@@ -1,12 +1,74 @@
 //! Contacts in closed form, for the pairs that have one: no GJK or EPA iterations.
 //!
 //! Two spheres: the line through the centres is the normal, the distance between the centres
-//! less both radii the separation. Held to the GJK/EPA path by `manifold_cases.rs` (10,000
-//! random pairs).
+//! less both radii the separation. A sphere and a box: the box's point closest to the centre
+//! (or, for a centre inside, the nearest face). Capsules (and a capsule and a sphere): the
+//! closest points of the core segments. Each is held to the GJK/EPA path by
+//! `manifold_cases.rs` (10,000 random pairs each).
 
 use parry3d::math::{Isometry, Point, Real, Vector};
+use parry3d::shape::Cuboid;
 
 use crate::epa::{Contact, Gap, GAP_SLACK};
+use crate::shape::Shape;
+
+/// The contact of `a` at `pose_a` and `b` at `pose_b` in closed form, for the pairs that have
+/// one (two spheres, a sphere and a box, capsules and spheres): `None` for the others, whose
+/// contact is found by GJK and EPA ([`crate::epa::contact`]); `Some(None)` when the shapes are
+/// farther apart than `margin` (m).
+///
+/// ```
+/// use sprung_collision::{closed_form, shape::Shape};
+/// use sprung_collision::parry3d::math::{Isometry, Vector};
+///
+/// let ball = Shape::sphere(0.5).unwrap();
+/// let capsule = Shape::capsule(1.0, 0.25).unwrap();
+/// let above = Isometry::translation(0.0, 1.65, 0.0); // 0.1 m into the capsule's top
+/// let c = closed_form::contact(&capsule, &Isometry::identity(), &ball, &above, 0.0);
+/// assert!((c.unwrap().unwrap().separation + 0.1).abs() < 1e-6);
+/// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+/// assert!(closed_form::contact(&cube, &Isometry::identity(), &capsule, &above, 0.0).is_none());
+/// ```
+pub fn contact(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+    margin: Real,
+) -> Option<Option<Contact>> {
+    contact_or_gap(a, pose_a, b, pose_b, margin).map(Result::ok)
+}
+
+/// [`contact`], with the [`Gap`] of shapes found apart.
+pub(crate) fn contact_or_gap(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+    margin: Real,
+) -> Option<Result<Contact, Gap>> {
+    Some(match (a, b) {
+        (Shape::Sphere(sa), Shape::Sphere(sb)) => {
+            sphere_sphere_or_gap(sa.radius, pose_a, sb.radius, pose_b, margin)
+        }
+        (Shape::Sphere(s), Shape::Cuboid(c)) => {
+            sphere_cuboid_or_gap(s.radius, pose_a, c, pose_b, margin, true)
+        }
+        (Shape::Cuboid(c), Shape::Sphere(s)) => {
+            sphere_cuboid_or_gap(s.radius, pose_b, c, pose_a, margin, false)
+        }
+        (Shape::Sphere(_) | Shape::Capsule(_), Shape::Sphere(_) | Shape::Capsule(_)) => {
+            // A sphere is a capsule whose core is a point.
+            let rounded = |shape: &Shape| match shape {
+                Shape::Capsule(c) => ((c.segment.a, c.segment.b), c.radius),
+                _ => ((Point::origin(), Point::origin()), shape.radius()),
+            };
+            let ((core_a, ra), (core_b, rb)) = (rounded(a), rounded(b));
+            capsule_capsule_or_gap((core_a, ra, pose_a), (core_b, rb, pose_b), margin)
+        }
+        _ => return None,
+    })
+}
 
 /// The contact of spheres of radii `ra` and `rb` centred at `pose_a` and `pose_b`, if their
 /// separation is at most `margin` (m). Concentric spheres push along +y.
@@ -61,4 +123,235 @@ pub(crate) fn sphere_sphere_or_gap(
         point_a: Point::from(ca + normal * ra),
         point_b: Point::from(cb - normal * rb),
     })
+}
+
+/// The contact of a sphere of radius `radius` at `pose_s` and box `cuboid` at `pose_c`, if
+/// their separation is at most `margin` (m); `sphere_first` says which of the two is A (the
+/// normal points from A to B). Outside the box, the normal runs from the box's closest point
+/// to the centre; a centre inside (or on) the box leaves through the nearest face (the lowest
+/// axis of equals), as EPA's least penetration does.
+///
+/// ```
+/// use sprung_collision::closed_form::sphere_cuboid;
+/// use sprung_collision::parry3d::{math::{Isometry, Vector}, shape::Cuboid};
+///
+/// let ground = Cuboid::new(Vector::new(5.0, 0.5, 5.0));
+/// let at = Isometry::translation(1.0, 0.9, 0.0);
+/// let c = sphere_cuboid(0.5, &at, &ground, &Isometry::identity(), 0.0, true).unwrap();
+/// assert!((c.separation + 0.1).abs() < 1e-6 && (c.normal + Vector::y()).norm() < 1e-6);
+/// assert!((c.point_b.y - 0.5).abs() < 1e-6 && (c.point_a.y - 0.4).abs() < 1e-6);
+/// ```
+pub fn sphere_cuboid(
+    radius: Real,
+    pose_s: &Isometry<Real>,
+    cuboid: &Cuboid,
+    pose_c: &Isometry<Real>,
+    margin: Real,
+    sphere_first: bool,
+) -> Option<Contact> {
+    sphere_cuboid_or_gap(radius, pose_s, cuboid, pose_c, margin, sphere_first).ok()
+}
+
+/// [`sphere_cuboid`], or a lower bound of their distance (m) and the axis that showed it.
+pub(crate) fn sphere_cuboid_or_gap(
+    radius: Real,
+    pose_s: &Isometry<Real>,
+    cuboid: &Cuboid,
+    pose_c: &Isometry<Real>,
+    margin: Real,
+    sphere_first: bool,
+) -> Result<Contact, Gap> {
+    let h = cuboid.half_extents;
+    let centre = pose_s.translation.vector;
+    // The centre in the box's frame, and the box's point closest to it.
+    let local = pose_c.inverse_transform_point(&Point::from(centre)).coords;
+    let closest = Vector::new(
+        local.x.clamp(-h.x, h.x),
+        local.y.clamp(-h.y, h.y),
+        local.z.clamp(-h.z, h.z),
+    );
+    let outside = local - closest;
+    let distance = outside.norm();
+    // The box's outward normal towards the centre (box frame), the box's witness point, and
+    // the cores' signed distance.
+    let (outward, witness, cores) = if distance > Real::MIN_POSITIVE {
+        (outside / distance, closest, distance)
+    } else {
+        // Inside or on the surface: out through the face with the least depth.
+        let depth = h - local.abs();
+        let k = if depth.x <= depth.y && depth.x <= depth.z {
+            0
+        } else if depth.y <= depth.z {
+            1
+        } else {
+            2
+        };
+        let sign = if local[k] >= 0.0 { 1.0 } else { -1.0 };
+        let mut outward = Vector::zeros();
+        outward[k] = sign;
+        let mut witness = local;
+        witness[k] = sign * h[k];
+        (outward, witness, -depth[k])
+    };
+    let outward = pose_c.rotation * outward;
+    let separation = cores - radius;
+    let normal = if sphere_first { -outward } else { outward };
+    if separation > margin {
+        let pose_a = if sphere_first { pose_s } else { pose_c };
+        return Err(Gap {
+            distance: cores * (1.0 - GAP_SLACK) - radius,
+            axis: pose_a.inverse_transform_vector(&normal),
+        });
+    }
+    let on_box = pose_c * Point::from(witness);
+    let on_sphere = Point::from(centre - outward * radius);
+    let (point_a, point_b) = if sphere_first {
+        (on_sphere, on_box)
+    } else {
+        (on_box, on_sphere)
+    };
+    Ok(Contact {
+        separation,
+        normal,
+        point_a,
+        point_b,
+    })
+}
+
+/// The contact of two capsules or a capsule and a sphere (a sphere is a capsule whose core
+/// segment is a point), if their separation is at most `margin` (m): the closest points of
+/// the two core segments, `a`'s at `pose_a` and `b`'s at `pose_b`, with radii `ra` and `rb`.
+/// Cores that cross have no line between their closest points: the normal is then across both
+/// segments (or across the one, or +y), pointing from A's side to B's.
+///
+/// ```
+/// use sprung_collision::closed_form::capsule_capsule;
+/// use sprung_collision::parry3d::math::{Isometry, Point, Vector};
+///
+/// let core = (Point::new(0.0, -1.0, 0.0), Point::new(0.0, 1.0, 0.0));
+/// let lying = Isometry::new(Vector::new(0.0, 1.4, 0.0), Vector::z() * std::f32::consts::FRAC_PI_2);
+/// let c = capsule_capsule(core, 0.5, &Isometry::identity(), core, 0.5, &lying, 0.0).unwrap();
+/// assert!((c.separation + 0.6).abs() < 1e-5 && (c.normal - Vector::y()).norm() < 1e-5);
+/// ```
+pub fn capsule_capsule(
+    a: (Point<Real>, Point<Real>),
+    ra: Real,
+    pose_a: &Isometry<Real>,
+    b: (Point<Real>, Point<Real>),
+    rb: Real,
+    pose_b: &Isometry<Real>,
+    margin: Real,
+) -> Option<Contact> {
+    capsule_capsule_or_gap((a, ra, pose_a), (b, rb, pose_b), margin).ok()
+}
+
+/// A capsule's (or a sphere's) core segment, radius and pose.
+pub(crate) type Rounded<'a> = ((Point<Real>, Point<Real>), Real, &'a Isometry<Real>);
+
+/// [`capsule_capsule`], or a lower bound of their distance (m) and the axis that showed it.
+pub(crate) fn capsule_capsule_or_gap(
+    (a, ra, pose_a): Rounded,
+    (b, rb, pose_b): Rounded,
+    margin: Real,
+) -> Result<Contact, Gap> {
+    let (a0, a1) = (pose_a * a.0, pose_a * a.1);
+    let (b0, b1) = (pose_b * b.0, pose_b * b.1);
+    let (pa, pb) = closest_on_segments((a0, a1), (b0, b1));
+    let d = pb - pa;
+    let distance = d.norm();
+    let normal = if distance > Real::MIN_POSITIVE {
+        d / distance
+    } else {
+        crossing_normal(a1 - a0, b1 - b0, center(&b0, &b1) - center(&a0, &a1))
+    };
+    let separation = distance - ra - rb;
+    if separation > margin {
+        return Err(Gap {
+            distance: distance * (1.0 - GAP_SLACK) - ra - rb,
+            axis: pose_a.inverse_transform_vector(&normal),
+        });
+    }
+    Ok(Contact {
+        separation,
+        normal,
+        point_a: pa + normal * ra,
+        point_b: pb - normal * rb,
+    })
+}
+
+fn center(p: &Point<Real>, q: &Point<Real>) -> Vector<Real> {
+    (p.coords + q.coords) * 0.5
+}
+
+/// A unit normal for cores that touch (no line between their closest points): across both
+/// directions `u` and `v`, or across the one that has a length, turned towards `towards`;
+/// +y when nothing gives a direction.
+fn crossing_normal(u: Vector<Real>, v: Vector<Real>, towards: Vector<Real>) -> Vector<Real> {
+    let across = u.cross(&v);
+    let length = across.norm();
+    let n = if length > 1.0e-6 * u.norm() * v.norm() && length > Real::MIN_POSITIVE {
+        across / length
+    } else {
+        let line = if u.norm_squared() >= v.norm_squared() {
+            u
+        } else {
+            v
+        };
+        match line.try_normalize(Real::MIN_POSITIVE) {
+            // Across the line, in the plane it makes with the offset if there is one.
+            Some(l) => {
+                let off = towards - l * towards.dot(&l);
+                off.try_normalize(1.0e-6).unwrap_or_else(|| {
+                    let (t1, _) = crate::manifold::plane_axes(&l);
+                    t1
+                })
+            }
+            None => return Vector::y(),
+        }
+    };
+    if n.dot(&towards) < 0.0 {
+        -n
+    } else {
+        n
+    }
+}
+
+/// The closest points of segments `(p0, p1)` and `(q0, q1)` (Ericson, "Real-Time Collision
+/// Detection" 5.1.9): either may be a point; parallel segments give the pair at the start of
+/// their overlap.
+fn closest_on_segments(
+    (p0, p1): (Point<Real>, Point<Real>),
+    (q0, q1): (Point<Real>, Point<Real>),
+) -> (Point<Real>, Point<Real>) {
+    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
+    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
+    let tiny = Real::MIN_POSITIVE;
+    let (s, t) = if a <= tiny && e <= tiny {
+        (0.0, 0.0)
+    } else if a <= tiny {
+        (0.0, (f / e).clamp(0.0, 1.0))
+    } else {
+        let c = d1.dot(&r);
+        if e <= tiny {
+            ((-c / a).clamp(0.0, 1.0), 0.0)
+        } else {
+            let b = d1.dot(&d2);
+            let denominator = a * e - b * b;
+            // Parallel (or nearly): any s will do; take 0 and let t follow.
+            let s = if denominator > 1.0e-7 * a * e {
+                ((b * f - c * e) / denominator).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let t = (b * s + f) / e;
+            if t < 0.0 {
+                ((-c / a).clamp(0.0, 1.0), 0.0)
+            } else if t > 1.0 {
+                (((b - c) / a).clamp(0.0, 1.0), 1.0)
+            } else {
+                (s, t)
+            }
+        }
+    };
+    (p0 + d1 * s, q0 + d2 * t)
 }

@@ -315,10 +315,9 @@ pub(crate) fn manifold_or_gap(
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
             sat::cuboid_cuboid_or_gap(ca, pose_a, cb, pose_b, margin)
         }
-        (Shape::Sphere(sa), Shape::Sphere(sb)) => {
-            closed_form::sphere_sphere_or_gap(sa.radius, pose_a, sb.radius, pose_b, margin)
-        }
-        _ => epa::contact_or_gap(a, pose_a, b, pose_b, margin, warm),
+        // The pairs with a closed form, else the general path.
+        _ => closed_form::contact_or_gap(a, pose_a, b, pose_b, margin)
+            .unwrap_or_else(|| epa::contact_or_gap(a, pose_a, b, pose_b, margin, warm)),
     };
     match found {
         Ok(contact) => {

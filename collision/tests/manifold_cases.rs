@@ -390,3 +390,84 @@ fn sphere_sphere_closed_form_agrees_with_gjk_epa() {
     }
     assert!(overlapping > 1_000 && apart > 50, "{overlapping} {apart}");
 }
+
+/// The closed forms of a sphere and a box, of a sphere and a capsule and of two capsules (each
+/// order) agree with the GJK/EPA path on 10,000 random pairs each, and hold up against
+/// parry3d's geometry: the same separation as GJK/EPA and the same answer to "within the
+/// margin" away from the margin itself; both points on their shapes' surfaces (parry3d's
+/// projections) and as far apart along the normal as the separation (for shapes apart, that
+/// far apart at all: the distance can be no more); and a best normal: the shapes' support
+/// points along it (parry3d's support maps) are exactly the separation apart, so no direction
+/// pulls them apart further or pushes them out with less (a centre equally deep below two
+/// faces may take either).
+///
+/// parry3d's distance and contact queries are not the oracle for capsules: on one of these
+/// pairs both say 0.0210 m where a brute-force scan of the two segments, GJK/EPA and the closed
+/// form all say 0.0189 m.
+#[test]
+fn sphere_box_and_capsule_closed_forms_agree_with_gjk_epa_and_parry3d() {
+    use common::signed_distance;
+    use sprung_collision::closed_form;
+    // (A's kind, B's kind) as in `common::shape`: 0 sphere, 1 cuboid, 2 capsule.
+    for (seed, (ka, kb)) in [(0, 1), (1, 0), (0, 2), (2, 0), (2, 2)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut rng = Rng(31 + seed as u64);
+        let (mut overlapping, mut apart) = (0, 0);
+        for _ in 0..10_000 {
+            let (sa, sb) = (shape(&mut rng, ka), shape(&mut rng, kb));
+            let (pa, pb) = (rng.pose(1.0), rng.pose(1.0));
+            let closed = closed_form::contact(&sa, &pa, &sb, &pb, MARGIN)
+                .expect("these pairs have a closed form");
+            let general = epa::contact(&sa, &pa, &sb, &pb, MARGIN);
+            let what = format!("kinds {ka} {kb}: {sa:?} at {pa:?}, {sb:?} at {pb:?}");
+            let (Some(c), Some(g)) = (closed, general) else {
+                // Both must say "apart", but for pairs at the margin itself.
+                let found = closed.or(general).map_or(MARGIN, |c| c.separation);
+                assert!(
+                    (found - MARGIN).abs() < 1e-4,
+                    "disagree away from the margin: {closed:?} {general:?} {what}"
+                );
+                continue;
+            };
+            if c.separation < 0.0 {
+                overlapping += 1;
+            } else {
+                apart += 1;
+                let length = (c.point_b - c.point_a).norm();
+                assert!((length - c.separation).abs() < 2e-4, "{c:?} {what}");
+            }
+            assert!(
+                (c.separation - g.separation).abs() < 2e-4,
+                "{c:?} {g:?} {what}"
+            );
+            assert!((c.normal.norm() - 1.0).abs() < 1e-5, "{c:?}");
+            for (point, s, pose) in [(c.point_a, &sa, &pa), (c.point_b, &sb, &pb)] {
+                let off = signed_distance(s, pose, &point);
+                assert!(
+                    off.abs() < 2e-4,
+                    "point {point:?} off its surface by {off}: {c:?} {what}"
+                );
+            }
+            let along = (c.point_b - c.point_a).dot(&c.normal);
+            assert!((along - c.separation).abs() < 2e-4, "{c:?} {what}");
+            let support = |s: &Shape, pose: &Isometry<Real>, n: &Vector<Real>| {
+                s.as_parry()
+                    .as_support_map()
+                    .unwrap()
+                    .support_point(pose, n)
+            };
+            let n = c.normal;
+            let gap = n.dot(&(support(&sb, &pb, &-n) - support(&sa, &pa, &n)));
+            assert!(
+                (gap - c.separation).abs() < 2e-4,
+                "not a best normal: {gap} {c:?} {what}"
+            );
+        }
+        assert!(
+            overlapping > 1_000 && apart > 50,
+            "kinds {ka} {kb}: {overlapping} overlapping, {apart} apart"
+        );
+    }
+}
