@@ -7,15 +7,15 @@
 //! `manifold_cases.rs` (10,000 random pairs each).
 
 use parry3d::math::{Isometry, Point, Real, Vector};
-use parry3d::shape::Cuboid;
+use parry3d::shape::{Capsule, Cuboid};
 
 use crate::epa::{Contact, Gap, GAP_SLACK};
 use crate::shape::Shape;
 
 /// The contact of `a` at `pose_a` and `b` at `pose_b` in closed form, for the pairs that have
-/// one (two spheres, a sphere and a box, capsules and spheres): `None` for the others, whose
-/// contact is found by GJK and EPA ([`crate::epa::contact`]); `Some(None)` when the shapes are
-/// farther apart than `margin` (m).
+/// one (two spheres, a sphere and a box, capsules and spheres, a capsule and a box whose core
+/// stays outside it): `None` for the others, whose contact is found by GJK and EPA
+/// ([`crate::epa::contact`]); `Some(None)` when the shapes are farther apart than `margin` (m).
 ///
 /// ```
 /// use sprung_collision::{closed_form, shape::Shape};
@@ -27,7 +27,8 @@ use crate::shape::Shape;
 /// let c = closed_form::contact(&capsule, &Isometry::identity(), &ball, &above, 0.0);
 /// assert!((c.unwrap().unwrap().separation + 0.1).abs() < 1e-6);
 /// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
-/// assert!(closed_form::contact(&cube, &Isometry::identity(), &capsule, &above, 0.0).is_none());
+/// // Two boxes go through the separating axis test, not a closed form.
+/// assert!(closed_form::contact(&cube, &Isometry::identity(), &cube, &above, 0.0).is_none());
 /// ```
 pub fn contact(
     a: &Shape,
@@ -56,6 +57,12 @@ pub(crate) fn contact_or_gap(
         }
         (Shape::Cuboid(c), Shape::Sphere(s)) => {
             sphere_cuboid_or_gap(s.radius, pose_b, c, pose_a, margin, false)
+        }
+        (Shape::Capsule(c), Shape::Cuboid(b)) => {
+            return capsule_cuboid_or_gap(c, pose_a, b, pose_b, margin, true)
+        }
+        (Shape::Cuboid(b), Shape::Capsule(c)) => {
+            return capsule_cuboid_or_gap(c, pose_b, b, pose_a, margin, false)
         }
         (Shape::Sphere(_) | Shape::Capsule(_), Shape::Sphere(_) | Shape::Capsule(_)) => {
             // A sphere is a capsule whose core is a point.
@@ -216,6 +223,123 @@ pub(crate) fn sphere_cuboid_or_gap(
         point_a,
         point_b,
     })
+}
+
+/// The contact of capsule `capsule` at `pose_c` and box `cuboid` at `pose_b`, if their
+/// separation is at most `margin` (m), with `capsule_first` saying which is A; `None` when the
+/// capsule's core segment enters the box (a penetration deeper than its radius, rare: GJK and
+/// EPA take it). The core's point nearest the box is found exactly: along the segment the
+/// squared distance to the box is a convex quadratic between the places where the segment
+/// crosses a face's plane, so its least value is at a crossing or at one quadratic's vertex.
+pub(crate) fn capsule_cuboid_or_gap(
+    capsule: &Capsule,
+    pose_c: &Isometry<Real>,
+    cuboid: &Cuboid,
+    pose_b: &Isometry<Real>,
+    margin: Real,
+    capsule_first: bool,
+) -> Option<Result<Contact, Gap>> {
+    let h = cuboid.half_extents;
+    let to_box = pose_b.inv_mul(pose_c);
+    let (p0, p1) = (to_box * capsule.segment.a, to_box * capsule.segment.b);
+    let (on_core, on_box) = segment_box(p0.coords, p1.coords, &h);
+    let outside = on_core - on_box;
+    let distance = outside.norm();
+    // A core that touches or enters the box has no direction from it: EPA's case.
+    if distance <= 1.0e-6 * (1.0 + h.norm()) {
+        return None;
+    }
+    let outward = pose_b.rotation * (outside / distance);
+    let radius = capsule.radius;
+    let separation = distance - radius;
+    let normal = if capsule_first { -outward } else { outward };
+    if separation > margin {
+        let pose_a = if capsule_first { pose_c } else { pose_b };
+        return Some(Err(Gap {
+            distance: distance * (1.0 - GAP_SLACK) - radius,
+            axis: pose_a.inverse_transform_vector(&normal),
+        }));
+    }
+    let on_box = pose_b * Point::from(on_box);
+    let on_capsule = pose_b * Point::from(on_core) - outward * radius;
+    let (point_a, point_b) = if capsule_first {
+        (on_capsule, on_box)
+    } else {
+        (on_box, on_capsule)
+    };
+    Some(Ok(Contact {
+        separation,
+        normal,
+        point_a,
+        point_b,
+    }))
+}
+
+/// The point of segment `p0 p1` nearest the box of half-extents `h` (all in the box's frame)
+/// and the box's point nearest it. Between the places where the segment crosses the planes of
+/// the box's faces, each coordinate stays below, within or above its slab, so the squared
+/// distance is one quadratic there: each piece's least value is at its vertex or its ends.
+fn segment_box(
+    p0: Vector<Real>,
+    p1: Vector<Real>,
+    h: &Vector<Real>,
+) -> (Vector<Real>, Vector<Real>) {
+    let d = p1 - p0;
+    let mut cuts = [0.0; 8];
+    cuts[1] = 1.0;
+    let mut count = 2;
+    for i in 0..3 {
+        if d[i] != 0.0 {
+            for plane in [-h[i], h[i]] {
+                let t = (plane - p0[i]) / d[i];
+                if t > 0.0 && t < 1.0 {
+                    cuts[count] = t;
+                    count += 1;
+                }
+            }
+        }
+    }
+    let cuts = &mut cuts[..count];
+    cuts.sort_unstable_by(Real::total_cmp);
+    let clamp = |p: &Vector<Real>| {
+        Vector::new(
+            p.x.clamp(-h.x, h.x),
+            p.y.clamp(-h.y, h.y),
+            p.z.clamp(-h.z, h.z),
+        )
+    };
+    let mut best = (Real::INFINITY, p0, clamp(&p0));
+    let mut consider = |t: Real| {
+        let p = p0 + d * t;
+        let q = clamp(&p);
+        let distance2 = (p - q).norm_squared();
+        if distance2 < best.0 {
+            best = (distance2, p, q);
+        }
+    };
+    for w in cuts.windows(2) {
+        let (start, end) = (w[0], w[1]);
+        consider(start);
+        // The piece's quadratic: the coordinates outside their slab in its middle.
+        let middle = p0 + d * (0.5 * (start + end));
+        let (mut a, mut b) = (0.0, 0.0);
+        for i in 0..3 {
+            let face = if middle[i] > h[i] {
+                h[i]
+            } else if middle[i] < -h[i] {
+                -h[i]
+            } else {
+                continue;
+            };
+            a += d[i] * d[i];
+            b += (p0[i] - face) * d[i];
+        }
+        if a > 0.0 {
+            consider((-b / a).clamp(start, end));
+        }
+    }
+    consider(1.0);
+    (best.1, best.2)
 }
 
 /// The contact of two capsules or a capsule and a sphere (a sphere is a capsule whose core

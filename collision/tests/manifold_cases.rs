@@ -391,8 +391,8 @@ fn sphere_sphere_closed_form_agrees_with_gjk_epa() {
     assert!(overlapping > 1_000 && apart > 50, "{overlapping} {apart}");
 }
 
-/// The closed forms of a sphere and a box, of a sphere and a capsule and of two capsules (each
-/// order) agree with the GJK/EPA path on 10,000 random pairs each, and hold up against
+/// The closed forms of a sphere and a box, of a sphere and a capsule, of two capsules and of a
+/// capsule and a box (each order; a capsule whose core enters the box is left to EPA) agree with the GJK/EPA path on 10,000 random pairs each, and hold up against
 /// parry3d's geometry: the same separation as GJK/EPA and the same answer to "within the
 /// margin" away from the margin itself; both points on their shapes' surfaces (parry3d's
 /// projections) and as far apart along the normal as the separation (for shapes apart, that
@@ -409,18 +409,22 @@ fn sphere_box_and_capsule_closed_forms_agree_with_gjk_epa_and_parry3d() {
     use common::signed_distance;
     use sprung_collision::closed_form;
     // (A's kind, B's kind) as in `common::shape`: 0 sphere, 1 cuboid, 2 capsule.
-    for (seed, (ka, kb)) in [(0, 1), (1, 0), (0, 2), (2, 0), (2, 2)]
-        .into_iter()
-        .enumerate()
-    {
+    let pairs = [(0, 1), (1, 0), (0, 2), (2, 0), (2, 2), (2, 1), (1, 2)];
+    for (seed, (ka, kb)) in pairs.into_iter().enumerate() {
         let mut rng = Rng(31 + seed as u64);
-        let (mut overlapping, mut apart) = (0, 0);
+        let (mut overlapping, mut apart, mut deep) = (0, 0, 0);
         for _ in 0..10_000 {
             let (sa, sb) = (shape(&mut rng, ka), shape(&mut rng, kb));
             let (pa, pb) = (rng.pose(1.0), rng.pose(1.0));
-            let closed = closed_form::contact(&sa, &pa, &sb, &pb, MARGIN)
-                .expect("these pairs have a closed form");
             let general = epa::contact(&sa, &pa, &sb, &pb, MARGIN);
+            let Some(closed) = closed_form::contact(&sa, &pa, &sb, &pb, MARGIN) else {
+                // A capsule's core inside a box is left to EPA: as deep as the radius at least.
+                let radius = sa.radius() + sb.radius();
+                let g = general.expect("a core inside a box touches it");
+                assert!(ka + kb == 3 && g.separation < -radius + 1e-4, "{g:?}");
+                deep += 1;
+                continue;
+            };
             let what = format!("kinds {ka} {kb}: {sa:?} at {pa:?}, {sb:?} at {pb:?}");
             let (Some(c), Some(g)) = (closed, general) else {
                 // Both must say "apart", but for pairs at the margin itself.
@@ -466,8 +470,8 @@ fn sphere_box_and_capsule_closed_forms_agree_with_gjk_epa_and_parry3d() {
             );
         }
         assert!(
-            overlapping > 1_000 && apart > 50,
-            "kinds {ka} {kb}: {overlapping} overlapping, {apart} apart"
+            overlapping > 1_000 && apart > 50 && deep < 2_000,
+            "kinds {ka} {kb}: {overlapping} overlapping, {apart} apart, {deep} deep"
         );
     }
 }
