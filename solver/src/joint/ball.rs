@@ -127,6 +127,7 @@ impl BallJoint {
     /// spring of physical stiffness): what the solver's fast path takes
     /// ([`crate::pgs::Solver::points`]), built without the joint around it.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub fn plain(
         frame: &JointFrame,
         a: &Motion,

@@ -30,6 +30,7 @@ pub struct Ends {
 
 impl Ends {
     /// The ends of `frame` on bodies `a` and `b`.
+    #[inline]
     pub fn new(frame: &JointFrame, a: &Motion, b: &Motion) -> Ends {
         Ends {
             body_a: frame.body_a,

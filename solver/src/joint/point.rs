@@ -45,6 +45,7 @@ impl PointRow {
     /// The point part of `frame` between `a` and `b`, with `softness` for the biased and the
     /// relax pass, carrying last step's `impulse` (a world vector, N s; anything not finite is
     /// dropped).
+    #[inline]
     pub fn new(
         frame: &JointFrame,
         a: &Motion,
