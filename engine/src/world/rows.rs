@@ -37,7 +37,15 @@ impl World {
             if index_of(ba) == STATIC && index_of(bb) == STATIC {
                 continue; // asleep, or asleep on something static
             }
-            let (com_a, com_b) = (ba.center_of_mass(), bb.center_of_mass());
+            // A moving body's centre of mass as `gather` computed it (the same expression at the
+            // same pose, so the same bits), read from the solver's compact list instead of
+            // turning the local centre again for every pair it is in.
+            let sims = &self.solver_bodies.sims;
+            let com = |b: &RigidBody| match sims.get(index_of(b) as usize) {
+                Some(sim) => Point::from(sim.position),
+                None => b.center_of_mass(),
+            };
+            let (com_a, com_b) = (com(ba), com(bb));
             let material = mix(ca, cb);
             for (m, manifold) in pair.manifolds.iter().enumerate() {
                 if manifold.points.is_empty() {
