@@ -313,6 +313,8 @@ struct Scratch {
     kept_apart: usize,
     /// The pairs of this worker's block with points or touching, in order.
     watched: Vec<u32>,
+    /// Those of them the update looked at, in order.
+    updated: Vec<u32>,
 }
 
 impl Scratch {
@@ -320,6 +322,7 @@ impl Scratch {
         self.recycled = 0;
         self.kept_apart = 0;
         self.watched.clear();
+        self.updated.clear();
     }
 }
 
@@ -357,7 +360,13 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             // one of them moves again if that may have brought them within the margin.
             // (Read only if they moved: a pile asleep leaves its pairs untouched.)
             let moved = shapes.moved(a) + shapes.moved(b);
-            if moved != 0.0 {
+            if moved == 0.0 {
+                // Left as it was: watched if it was, but not updated.
+                if contact.touching || !contact.manifolds.is_empty() {
+                    scratch.watched.push(index as u32);
+                }
+                return;
+            } else {
                 if let Some(PairCache::Apart { budget, .. }) = &mut contact.cache {
                     *budget -= spent(*budget, moved);
                     let room = *budget > margin; // (false for NaN)
@@ -482,6 +491,7 @@ fn update_pair<S: ProxyShapes + ?Sized>(
     // What the engine's walks over the pairs need: points now, or touching before.
     if contact.touching || !contact.manifolds.is_empty() {
         scratch.watched.push(index as u32);
+        scratch.updated.push(index as u32);
     }
 }
 
@@ -524,6 +534,9 @@ pub struct NarrowPhase {
     /// See [`NarrowPhase::watched`].
     #[cfg_attr(feature = "serde", serde(skip))]
     watched: Vec<u32>,
+    /// See [`NarrowPhase::updated`].
+    #[cfg_attr(feature = "serde", serde(skip))]
+    updated: Vec<u32>,
 }
 
 impl NarrowPhase {
@@ -538,6 +551,7 @@ impl NarrowPhase {
             recycled: 0,
             kept_apart: 0,
             watched: Vec::new(),
+            updated: Vec::new(),
         }
     }
 
@@ -646,10 +660,12 @@ impl NarrowPhase {
         self.recycled = 0;
         self.kept_apart = 0;
         self.watched.clear();
+        self.updated.clear();
         for scratch in &self.scratch[..workers] {
             self.recycled += scratch.recycled;
             self.kept_apart += scratch.kept_apart;
             self.watched.extend_from_slice(&scratch.watched);
+            self.updated.extend_from_slice(&scratch.updated);
         }
     }
 
@@ -659,6 +675,13 @@ impl NarrowPhase {
     /// shapes apart) would be read only to be skipped.
     pub fn watched(&self) -> &[u32] {
         &self.watched
+    }
+
+    /// The watched pairs ([`NarrowPhase::watched`]) that the last update looked at, in pair
+    /// order: all but those kept as they were because both proxies rest and did not move,
+    /// whose points and touch it left as they were.
+    pub fn updated(&self) -> &[u32] {
+        &self.updated
     }
 
     /// How many pairs the last [`NarrowPhase::update`] reused instead of making again.

@@ -225,3 +225,69 @@ fn a_body_on_a_moving_platform_stays_awake_and_rides() {
     // Carried by friction at the platform's speed for most of 5 s.
     assert!(body.translation().x > 4.0, "{:?}", body.translation());
 }
+
+/// Touch events across sleep, which the step reads without walking the pairs asleep: a pile
+/// asleep reports nothing; a ball landing on it begins one contact with it and wakes it, its
+/// cubes holding each other up from the step they wake; once
+/// everything sleeps again, the ball thrown up from it ends that contact once.
+#[test]
+fn touch_events_hold_across_sleep_and_waking() {
+    let mut world = World::default();
+    let (_, cubes) = pyramid(&mut world);
+    settle(&mut world, &cubes, 600);
+    let _: Vec<Event> = world.drain_events().collect();
+    for _ in 0..120 {
+        world.step(DT).unwrap();
+    }
+    let events: Vec<Event> = world.drain_events().collect();
+    assert!(events.is_empty(), "events from a sleeping pile: {events:?}");
+
+    let ball = world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 5.0, 0.0)))
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::ball(0.3).density(200.0), ball)
+        .unwrap();
+    // The cubes woken by the landing keep their contacts from the step they wake (pairs the
+    // narrow phase kept as they were, both asleep when it ran): none drops below where it
+    // slept by more than the landing's compliance (a step without them is a 2.7 mm fall).
+    let height = |world: &World, b: &BodyHandle| world.body(*b).unwrap().translation().y;
+    let slept: Vec<Real> = cubes.iter().map(|b| height(&world, b)).collect();
+    let (mut began, mut woke) = (0, false);
+    let mut sank: Real = 0.0;
+    for _ in 0..90 {
+        world.step(DT).unwrap();
+        woke |= asleep(&world, &cubes) < cubes.len();
+        for (b, y) in cubes.iter().zip(&slept) {
+            sank = sank.max(y - height(&world, b));
+        }
+        began += world
+            .drain_events()
+            .filter(|e| matches!(e, Event::ContactBegan { bodies: (a, b), .. } if *a == ball || *b == ball))
+            .count();
+    }
+    assert_eq!(began, 1, "the ball's landing");
+    assert!(woke, "the ball woke the pile");
+    assert!(sank < 1e-3, "a woken cube sank {sank} m");
+
+    let mut all = cubes.clone();
+    all.push(ball);
+    settle(&mut world, &all, 900);
+    let _: Vec<Event> = world.drain_events().collect();
+    let top = *cubes.last().unwrap();
+    world
+        .apply_impulse(ball, Vector::new(0.0, 200.0, 0.0))
+        .unwrap();
+    let mut ball_ended = 0;
+    for _ in 0..30 {
+        world.step(DT).unwrap();
+        ball_ended += world
+            .drain_events()
+            .filter(|e| {
+                matches!(e, Event::ContactEnded { bodies: (a, b), .. }
+                    if (*a, *b) == (top, ball) || (*a, *b) == (ball, top))
+            })
+            .count();
+    }
+    assert_eq!(ball_ended, 1, "the ball thrown up left the pile");
+}

@@ -8,14 +8,33 @@ impl World {
     /// sensor overlaps that began or ended. A contact touches when a point overlaps or took an
     /// impulse (a speculative point that stopped an approach did touch).
     ///
-    /// One walk over the watched pairs, each pair's solved contacts taken with it: the solver's
-    /// contacts were built from these pairs in this order (`build_contacts`), and a pair's
-    /// record (432 bytes) is read once here, not once to store the impulses and again to report
-    /// (in `boxes` each first read of a record is a cache miss).
+    /// One walk over the pairs that can have changed this step, each pair's solved contacts
+    /// taken with it: the pairs of the solved contacts (built in pair order by
+    /// `build_contacts`) and those the narrow phase updated ([`NarrowPhase::updated`]). Every
+    /// other watched pair has both proxies at rest, its points and touch as the last step left
+    /// them, so it cannot begin or end touching: a pile asleep is not read at all. A pair's
+    /// record (432 bytes) is read once here, not once to store the impulses and again to
+    /// report (in `boxes` each first read of a record is a cache miss).
+    ///
+    /// [`NarrowPhase::updated`]: sprung_collision::narrow_phase::NarrowPhase::updated
     pub(super) fn report_touching(&mut self) {
-        let mut next = 0;
-        for w in 0..self.narrow_phase.watched().len() {
-            let i = self.narrow_phase.watched()[w] as usize;
+        let (mut next, mut u) = (0, 0);
+        loop {
+            // The next pair, in pair order, of either list.
+            let solved = self.solver.contacts.get(next).map(|c| {
+                let (source, _) = self.contact_sources[c.user_index as usize];
+                source as usize
+            });
+            let updated = self.narrow_phase.updated().get(u).map(|&i| i as usize);
+            let i = match (solved, updated) {
+                (None, None) => break,
+                (Some(s), Some(w)) => s.min(w),
+                (Some(s), None) => s,
+                (None, Some(w)) => w,
+            };
+            if updated == Some(i) {
+                u += 1;
+            }
             let pair = &mut self.narrow_phase.contacts_mut()[i];
             // A pair that was not touching restarts its peak, once (at its first manifold).
             let mut first = true;
@@ -43,7 +62,6 @@ impl World {
                 first = false;
                 pair.peak_impulse = pair.peak_impulse.max(step_peak);
             }
-            // Only pairs with points now, or touching before, can change.
             let now = pair
                 .manifolds
                 .iter()
@@ -57,11 +75,6 @@ impl World {
             let event = self.touch_event(pair, now, impulse);
             self.events.extend(event);
         }
-        debug_assert_eq!(
-            next,
-            self.solver.contacts.len(),
-            "a solved contact left unstored"
-        );
     }
 
     /// The event of `pair` beginning (`began`) or ending to touch, if both colliders live.

@@ -12,6 +12,11 @@ impl World {
     pub(super) fn build_contacts(&mut self) {
         let mut count = 0;
         self.contact_sources.clear();
+        if self.solver_bodies.is_empty() {
+            // Nothing awake: every pair is between bodies asleep or static.
+            self.solver.contacts.clear();
+            return;
+        }
         let pairs = self.narrow_phase.contacts();
         for &index in self.narrow_phase.watched() {
             let pair = &pairs[index as usize];
