@@ -200,22 +200,37 @@ pub(crate) fn sphere_cuboid_or_gap(
         witness[k] = sign * h[k];
         (outward, witness, -depth[k])
     };
-    let outward = pose_c.rotation * outward;
+    let core = Point::from(centre);
+    let rounded = (core, radius, pose_s, sphere_first);
+    against_box((outward, witness, cores), pose_c, rounded, margin)
+}
+
+/// The contact (or the gap) of a box at `pose_box` and a rounded shape (a sphere, a capsule)
+/// whose core point `core` (world) is nearest the box: `cores` (m, negative inside) out from
+/// the box's point `witness` along its outward normal `outward` (both in the box's frame). The
+/// rounded shape, of radius `radius` at `pose`, is A when `first`.
+fn against_box(
+    (outward, witness, cores): (Vector<Real>, Vector<Real>, Real),
+    pose_box: &Isometry<Real>,
+    (core, radius, pose, first): (Point<Real>, Real, &Isometry<Real>, bool),
+    margin: Real,
+) -> Result<Contact, Gap> {
+    let outward = pose_box.rotation * outward;
     let separation = cores - radius;
-    let normal = if sphere_first { -outward } else { outward };
+    let normal = if first { -outward } else { outward };
     if separation > margin {
-        let pose_a = if sphere_first { pose_s } else { pose_c };
+        let pose_a = if first { pose } else { pose_box };
         return Err(Gap {
             distance: cores * (1.0 - GAP_SLACK) - radius,
             axis: pose_a.inverse_transform_vector(&normal),
         });
     }
-    let on_box = pose_c * Point::from(witness);
-    let on_sphere = Point::from(centre - outward * radius);
-    let (point_a, point_b) = if sphere_first {
-        (on_sphere, on_box)
+    let on_box = pose_box * Point::from(witness);
+    let on_rounded = core - outward * radius;
+    let (point_a, point_b) = if first {
+        (on_rounded, on_box)
     } else {
-        (on_box, on_sphere)
+        (on_box, on_rounded)
     };
     Ok(Contact {
         separation,
@@ -249,30 +264,14 @@ pub(crate) fn capsule_cuboid_or_gap(
     if distance <= 1.0e-6 * (1.0 + h.norm()) {
         return None;
     }
-    let outward = pose_b.rotation * (outside / distance);
-    let radius = capsule.radius;
-    let separation = distance - radius;
-    let normal = if capsule_first { -outward } else { outward };
-    if separation > margin {
-        let pose_a = if capsule_first { pose_c } else { pose_b };
-        return Some(Err(Gap {
-            distance: distance * (1.0 - GAP_SLACK) - radius,
-            axis: pose_a.inverse_transform_vector(&normal),
-        }));
-    }
-    let on_box = pose_b * Point::from(on_box);
-    let on_capsule = pose_b * Point::from(on_core) - outward * radius;
-    let (point_a, point_b) = if capsule_first {
-        (on_capsule, on_box)
-    } else {
-        (on_box, on_capsule)
-    };
-    Some(Ok(Contact {
-        separation,
-        normal,
-        point_a,
-        point_b,
-    }))
+    let core = pose_b * Point::from(on_core);
+    let rounded = (core, capsule.radius, pose_c, capsule_first);
+    Some(against_box(
+        (outside / distance, on_box, distance),
+        pose_b,
+        rounded,
+        margin,
+    ))
 }
 
 /// The point of segment `p0 p1` nearest the box of half-extents `h` (all in the box's frame)
