@@ -358,21 +358,19 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             // Kept as it is; a pair kept apart still counts what its proxies moved (a body's
             // last step before it fell asleep, a static body teleported), and is queried when
             // one of them moves again if that may have brought them within the margin.
-            // (Read only if they moved: a pile asleep leaves its pairs untouched.)
             let moved = shapes.moved(a) + shapes.moved(b);
             if moved == 0.0 {
-                // Left as it was: watched if it was, but not updated.
-                if contact.touching || !contact.manifolds.is_empty() {
+                // Left as it was (a pile asleep): watched if it was, but not updated.
+                if is_watched(contact) {
                     scratch.watched.push(index as u32);
                 }
                 return;
-            } else {
-                if let Some(PairCache::Apart { budget, .. }) = &mut contact.cache {
-                    *budget -= spent(*budget, moved);
-                    let room = *budget > margin; // (false for NaN)
-                    if !room {
-                        contact.cache = None;
-                    }
+            }
+            if let Some(PairCache::Apart { budget, .. }) = &mut contact.cache {
+                *budget -= spent(*budget, moved);
+                let room = *budget > margin; // (false for NaN)
+                if !room {
+                    contact.cache = None;
                 }
             }
             break 'pair;
@@ -488,11 +486,15 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             _ => None,
         };
     }
-    // What the engine's walks over the pairs need: points now, or touching before.
-    if contact.touching || !contact.manifolds.is_empty() {
+    if is_watched(contact) {
         scratch.watched.push(index as u32);
         scratch.updated.push(index as u32);
     }
+}
+
+/// Whether the engine's walks over the pairs need `contact`: points now, or touching before.
+fn is_watched(contact: &PairContact) -> bool {
+    contact.touching || !contact.manifolds.is_empty()
 }
 
 /// The persistent pair cache.
