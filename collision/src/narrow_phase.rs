@@ -424,8 +424,18 @@ fn update_pair<S: ProxyShapes + ?Sized>(
         if let Some(PairCache::Manifold(recycle)) = &contact.cache {
             if contact.manifolds.len() == 1 && recycle.holds(pa, pb) {
                 recycle.apply(&mut contact.manifolds[0], pa, pb);
-                scratch.recycled += 1;
-                break 'pair;
+                // Speculative points made while the pair closed fast are kept only while the
+                // pair can still close that far in a step: when two bodies that came to rest
+                // side by side kept them, they would be solved (and walked) for as long as they
+                // rest, as no query would have found them.
+                let nearest = contact.manifolds[0]
+                    .points
+                    .iter()
+                    .fold(Real::INFINITY, |d, p| d.min(p.separation));
+                if nearest <= margin || nearest <= margin + shapes.speculative_distance(a, b) {
+                    scratch.recycled += 1;
+                    break 'pair;
+                }
             }
         }
         let reach =

@@ -155,3 +155,65 @@ fn fast_bodies_do_not_pass_level_geometry() {
         "through the half-space"
     );
 }
+
+/// Speculative points belong to a step in which a pair can close: a cube thrown at a wall,
+/// 10 cm from another cube behind it, gets points against that cube in the step it is thrown
+/// (their closing speed is one of the things that reach is made of, and it reaches across the
+/// gap), and must lose them once the wall has stopped it, as a query of the pair at rest finds
+/// none (the gap is beyond the resting margin). Kept, they would be solved every step for as
+/// long as the two rest.
+#[test]
+fn speculative_points_end_when_the_pair_can_no_longer_close() {
+    let mut world = World::default();
+    let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    world
+        .add_collider(ColliderBuilder::halfspace(Vector::y()), ground)
+        .unwrap();
+    world
+        .add_collider(
+            ColliderBuilder::cuboid(0.5, 1.0, 1.0).translation(Vector::new(2.1, 1.0, 0.0)),
+            ground,
+        )
+        .unwrap();
+    let cube = |world: &mut World, x: Real, v: Real| {
+        let body = world
+            .add_body(
+                RigidBodyBuilder::dynamic()
+                    .translation(Vector::new(x, 0.5, 0.0))
+                    .linear_velocity(Vector::new(v, 0.0, 0.0)),
+            )
+            .unwrap();
+        let collider = world
+            .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), body)
+            .unwrap();
+        (body, collider)
+    };
+    let (_, behind) = cube(&mut world, 0.0, 0.0);
+    let (thrown, at_wall) = cube(&mut world, 1.1, 12.0);
+    let points = |world: &World| {
+        world
+            .contacts()
+            .filter(|&(x, y, _)| (x, y) == (behind, at_wall) || (x, y) == (at_wall, behind))
+            .map(|(_, _, m)| m.points.len())
+            .sum::<usize>()
+    };
+    world.step(DT).unwrap();
+    assert!(
+        points(&world) > 0,
+        "the thrown cube had no points against the one behind"
+    );
+    for _ in 0..60 {
+        world.step(DT).unwrap();
+    }
+    let rest = world.body(thrown).unwrap();
+    assert!(
+        rest.linear_velocity().norm() < 0.01 && (rest.translation().x - 1.1).abs() < 0.01,
+        "the wall did not stop the thrown cube where it stood: {:?}",
+        rest.translation()
+    );
+    assert_eq!(
+        points(&world),
+        0,
+        "points kept between cubes 10 cm apart at rest"
+    );
+}
