@@ -72,7 +72,7 @@ pub struct Manifold {
 }
 
 /// How much shallower (m) than the contact query the deepest clipped point may be.
-const DEEPEST_TOLERANCE: Real = 1.0e-3;
+pub(crate) const DEEPEST_TOLERANCE: Real = 1.0e-3;
 
 /// Largest angle (rad) between EPA's normal and a face normal that is snapped to the face.
 const SNAP: Real = 1.0e-3;
@@ -313,7 +313,7 @@ pub(crate) fn manifold_or_gap(
     }
     let found = match (a, b) {
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
-            sat::cuboid_cuboid_or_gap(ca, pose_a, cb, pose_b, margin)
+            return sat::cuboid_cuboid_manifold_or_gap(ca, pose_a, cb, pose_b, margin, out);
         }
         // The pairs with a closed form, else the general path.
         _ => closed_form::contact_or_gap(a, pose_a, b, pose_b, margin)
@@ -339,7 +339,39 @@ pub(crate) fn clip(
     margin: Real,
     out: &mut Manifold,
 ) {
+    let mut found = Candidates::new();
+    out.normal = clip_candidates(a, pose_a, b, pose_b, contact, margin, &mut found);
+    keep_four(&found, out);
+}
+
+/// A manifold's candidate points before four are kept. On the stack: two quads clip to up to
+/// eight points (plus the deepest), and gathering them in a manifold's points (four inline)
+/// spilled it to the heap for every face-face pair of every step (measured: 290 allocations
+/// a step in `pyramid`).
+pub(crate) type Candidates = SmallVec<[ManifoldPoint; 16]>;
+
+/// `out`'s points replaced by `found`, or by four of them ([`pick_four`]) when there are more.
+pub(crate) fn keep_four(found: &[ManifoldPoint], out: &mut Manifold) {
     out.points.clear();
+    if found.len() > 4 {
+        let (t1, t2) = plane_axes(&out.normal);
+        let keep = pick_four(found, &t1, &t2);
+        out.points.extend(keep.iter().map(|&i| found[i]));
+    } else {
+        out.points.extend_from_slice(found);
+    }
+}
+
+/// [`clip`]'s candidate points, pushed on `found`, and the manifold's normal.
+pub(crate) fn clip_candidates(
+    a: &Shape,
+    pose_a: &Isometry<Real>,
+    b: &Shape,
+    pose_b: &Isometry<Real>,
+    contact: &Contact,
+    margin: Real,
+    found: &mut Candidates,
+) -> Vector<Real> {
     let contact = *contact;
     let mut n = contact.normal;
     let fa = support_feature(a, pose_a, &n);
@@ -351,14 +383,13 @@ pub(crate) fn clip(
     } else if fb.points.len() >= 3 && n.cross(&fb.normal).norm() < SNAP {
         n = -fb.normal;
     }
-    out.normal = n;
     let base = mix(
         mix(fa.id, fb.id),
         (fa.points.len() as u32) << 4 | fb.points.len() as u32,
     );
     if fa.points.len() == 1 || fb.points.len() == 1 {
-        push_single(out, &contact, mix(base, fa.ids[0] << 16 | fb.ids[0]));
-        return;
+        found.push(single(&contact, mix(base, fa.ids[0] << 16 | fb.ids[0])));
+        return n;
     }
 
     // The contact plane: origin at A's witness point, axes t1, t2 perpendicular to n.
@@ -398,10 +429,6 @@ pub(crate) fn clip(
     }
 
     let (ra, rb) = (a.radius(), b.radius());
-    // Candidates on the stack: two quads clip to up to eight points (plus the deepest), and
-    // gathering them in `out.points` (four inline) spilled it to the heap for every face-face
-    // pair of every step (measured: 290 allocations a step in `pyramid`).
-    let mut found: SmallVec<[ManifoldPoint; 16]> = SmallVec::new();
     for c in &clipped {
         let at = origin + t1 * c.x + t2 * c.y;
         let on_plane = to_plane(&at);
@@ -433,12 +460,7 @@ pub(crate) fn clip(
     if deepest > contact.separation + DEEPEST_TOLERANCE {
         found.push(single(&contact, mix(base, 0xFFFF)));
     }
-    if found.len() > 4 {
-        let keep = pick_four(&found, &t1, &t2);
-        out.points.extend(keep.iter().map(|&i| found[i]));
-    } else {
-        out.points.extend_from_slice(&found);
-    }
+    n
 }
 
 /// The contact plane's two axes for unit normal `n`, chosen the same way every time.
@@ -452,12 +474,8 @@ pub(crate) fn plane_axes(n: &Vector<Real>) -> (Vector<Real>, Vector<Real>) {
     (t1, n.cross(&t1))
 }
 
-fn push_single(out: &mut Manifold, c: &Contact, id: FeatureId) {
-    out.points.push(single(c, id));
-}
-
 /// The contact's own witness pair as a point.
-fn single(c: &Contact, id: FeatureId) -> ManifoldPoint {
+pub(crate) fn single(c: &Contact, id: FeatureId) -> ManifoldPoint {
     ManifoldPoint {
         point_a: c.point_a,
         point_b: c.point_b,
