@@ -210,12 +210,12 @@ impl Simplex {
             }
             _ => closest_on_tetrahedron(w),
         };
-        let old = self.points;
+        // Kept vertices move down in place (each to an index at most its own).
         self.len = 0;
-        for i in 0..4 {
+        for (i, &weight) in weights.iter().enumerate() {
             if keep & (1 << i) != 0 {
-                self.weights[self.len] = weights[i];
-                self.points[self.len] = old[i];
+                self.weights[self.len] = weight;
+                self.points[self.len] = self.points[i];
                 self.len += 1;
             }
         }
