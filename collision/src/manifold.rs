@@ -5,7 +5,10 @@
 //! overlapping, up to `margin` when apart: speculative points let the solver stop bodies before
 //! they touch).
 //!
-//! How: [`crate::epa::contact`] gives the normal `n` ([`crate::sat`] for two boxes). Each shape then offers its supporting
+//! Two boxes take their own path ([`crate::sat`]: the separating-axis test, then the face of one
+//! clipped against the side planes of the other's, in that box's frame). For the others:
+//!
+//! How: [`crate::epa::contact`] gives the normal `n`. Each shape then offers its supporting
 //! feature along it (A along `n`, B along `-n`): the face of a box or hull whose normal is
 //! closest to `n`, the core segment of a capsule lying across `n`, or a single point. Both
 //! features are projected on the plane perpendicular to `n` and one is clipped against the other
@@ -16,8 +19,9 @@
 //! two points, a box flat on a box as four. More than four are reduced to the four that keep the
 //! deepest point and the largest area.
 //!
-//! Clipping in the contact plane, not against the reference face's side planes, because it
-//! treats every pair of features (face, edge, point) with one routine and one normal.
+//! Clipping in the contact plane, not against a reference face's side planes, because it
+//! treats every pair of features (face, edge, point) with one routine and one normal; two
+//! boxes, the commonest pair, have the reference-face clip, held to this one by a test.
 
 use parry3d::math::{Isometry, Point, Real, Vector};
 use parry3d::shape::Cuboid;

@@ -439,6 +439,7 @@ fn update_pair<S: ProxyShapes + ?Sized>(
                     .points
                     .iter()
                     .fold(Real::INFINITY, |d, p| d.min(p.separation));
+                // (The first test spares the pairs touching, most of them, the reach.)
                 if nearest <= margin || nearest <= margin + shapes.speculative_distance(a, b) {
                     scratch.recycled += 1;
                     break 'pair;
@@ -800,6 +801,47 @@ impl NarrowPhase {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the walk reads of a pair kept apart lies in the record's first cache line (the
+    /// layout [`PairContact`]'s doc describes; `Option<PairCache>`'s own layout is the
+    /// compiler's, so it is measured).
+    #[test]
+    fn a_pair_kept_apart_reads_one_cache_line() {
+        let contact = PairContact {
+            pair: ProxyPair {
+                a: ProxyId(0),
+                b: ProxyId(1),
+            },
+            touching: false,
+            peak_impulse: 0.0,
+            cache: Some(PairCache::Apart {
+                relative: Isometry::identity(),
+                extent_b: 1.0,
+                gap: 1.0,
+                budget: 1.0,
+                axis: Vector::zeros(),
+            }),
+            manifolds: SmallVec::new(),
+        };
+        let start = &contact as *const PairContact as usize;
+        assert_eq!(start % 64, 0);
+        let Some(PairCache::Apart { budget, gap, .. }) = &contact.cache else {
+            unreachable!()
+        };
+        let end =
+            |field: &Real| field as *const Real as usize + std::mem::size_of::<Real>() - start;
+        assert!(
+            end(budget) <= 64 && end(gap) <= 64,
+            "{} {}",
+            end(budget),
+            end(gap)
+        );
+        let (pair, touching) = (
+            &contact.pair as *const ProxyPair as usize - start,
+            &contact.touching as *const bool as usize - start,
+        );
+        assert!(pair < 64 && touching < 64);
+    }
     use parry3d::math::Vector;
 
     /// Restored pairs need one simplex each, with finite vertices: anything else (what a

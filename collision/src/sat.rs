@@ -67,7 +67,7 @@ pub(crate) fn cuboid_cuboid_or_gap(
 /// box-box, our own code). The general clip ([`crate::manifold`]) projects both faces on the
 /// contact plane and clips polygons there, for any pair of convex features; on two faces of
 /// boxes it finds the same polygon, about five times slower (the tests hold the two
-/// together). An edge axis goes to the general clip.
+/// together). An edge axis gives the test's witness pair as the one point.
 pub(crate) fn cuboid_cuboid_manifold_or_gap(
     a: &Cuboid,
     pose_a: &Isometry<Real>,
@@ -264,8 +264,8 @@ struct Corner {
 }
 
 /// The candidate points of a face contact, pushed on `found_points`, and its normal:
-/// `reference`'s face along the test's axis clipped against `incident`'s face most opposed to
-/// it. `swapped` when the reference is B (then the axis, from A to B, points into the
+/// `incident`'s face most opposed to `reference`'s face along the test's axis, clipped against
+/// the sides of that face. `swapped` when the reference is B (then the axis, from A to B, points into the
 /// reference box, and the points are given back in A-B order).
 fn clip_faces(
     found: &Found,
@@ -301,11 +301,12 @@ fn clip_faces(
         at: Point::origin(),
         id: 0,
     }; 8];
-    // Counter-clockwise about the face's outward normal, as the general clip's faces: the
-    // points reach the solver in this order, which a stack feels (the other winding rocked
-    // `pyramid3d` sideways 4.9 mm against 1.8, and `pyramid` 4.6 against 2.9).
+    // The general clip's order: B's face counter-clockwise about its outward normal, so
+    // clockwise about -n where A's face is the incident one. The points reach the solver in
+    // this order, which a stack feels (the other winding rocked `pyramid3d` sideways 4.9 mm
+    // against 1.8, and `pyramid` 4.6 against 2.9).
     let mut quad = [(0, 0), (1, 0), (1, 1), (0, 1)];
-    if sj < 0.0 {
+    if (sj < 0.0) != swapped {
         quad.reverse();
     }
     for (slot, (su, sv)) in polygon.iter_mut().zip(quad) {
@@ -360,13 +361,10 @@ fn clip_faces(
     }
 
     // Each clipped point's depth below the reference face, and its image on that face.
-    let face_id = |axis: usize, positive: bool| 2 * axis as u32 + u32::from(!positive);
-    let (reference_face, incident_face) = (face_id(k, s > 0.0), face_id(j, sj > 0.0));
-    let base = if swapped {
-        mix(mix(incident_face, reference_face), 0x2B)
-    } else {
-        mix(mix(reference_face, incident_face), 0x1B)
-    };
+    // Ids: the reference face, and the incident box's corners (a corner keeps its id when the
+    // incident face changes to its neighbour, as a box rocking about an edge does).
+    let reference_face = 2 * k as u32 + u32::from(s < 0.0);
+    let base = mix(reference_face, if swapped { 0x2B } else { 0x1B });
     // One rotation matrix for every point (cheaper than a quaternion product per point), and
     // the point on the face is the incident one moved back along the face's normal.
     let turn = pose_r.rotation.to_rotation_matrix();
@@ -461,7 +459,7 @@ mod tests {
     #[test]
     fn box_box_manifold_agrees_with_the_general_clip() {
         let mut next = uniform(0x5eed_b0c5);
-        let (mut faces, mut faces_of_b, mut edges, mut compared) = (0, 0, 0, 0);
+        let (mut faces, mut faces_of_b, mut edges, mut compared, mut wound) = (0, 0, 0, 0, 0);
         for case in 0..20_000 {
             let mut half = || Vector::new(next() + 0.6, next() + 0.6, next() + 0.6);
             let (ha, hb) = (half(), half());
@@ -563,11 +561,33 @@ mod tests {
             }
             assert_eq!(fast.points.len(), candidates.len().min(4));
             assert!(fast.points.iter().all(|p| candidates.contains(p)));
+            // The same winding (the order the solver takes the points in): the candidates'
+            // signed area on the contact plane has the general clip's sign.
+            let (t1, t2) = crate::manifold::plane_axes(&normal);
+            let area = |points: &[ManifoldPoint]| {
+                let at = |p: &ManifoldPoint| (p.point_a.coords.dot(&t1), p.point_a.coords.dot(&t2));
+                (0..points.len()).fold(0.0, |sum, i| {
+                    let (p, q) = (at(&points[i]), at(&points[(i + 1) % points.len()]));
+                    sum + p.0 * q.1 - q.0 * p.1
+                })
+            };
+            let (mine, theirs) = (area(&candidates), area(&general));
+            if candidates.len() >= 3 && theirs.abs() > 1e-4 {
+                assert!(
+                    mine * theirs > 0.0,
+                    "case {case}: winding {mine} vs {theirs}"
+                );
+                wound += 1;
+            }
             compared += candidates.len();
         }
         assert!(
-            faces > 10_000 && faces_of_b > 2_000 && edges > 1_000 && compared > 40_000,
-            "{faces} face pairs ({faces_of_b} of B), {edges} edge pairs, {compared} points"
+            faces > 10_000
+                && faces_of_b > 2_000
+                && edges > 1_000
+                && compared > 40_000
+                && wound > 5_000,
+            "{faces} face pairs ({faces_of_b} of B), {edges} edge pairs, {compared} points, {wound} wound"
         );
     }
 }

@@ -158,8 +158,8 @@ fn fast_bodies_do_not_pass_level_geometry() {
 
 /// Speculative points belong to a step in which a pair can close: a cube thrown at a wall,
 /// 10 cm from another cube behind it, gets points against that cube in the step it is thrown
-/// (their closing speed is one of the things that reach is made of, and it reaches across the
-/// gap), and must lose them once the wall has stopped it, as a query of the pair at rest finds
+/// (their relative speed, whichever way, is one of the things that reach is made of, and it
+/// reaches across the gap), and must lose them once the wall has stopped it, as a query of the pair at rest finds
 /// none (the gap is beyond the resting margin). Kept, they would be solved every step for as
 /// long as the two rest.
 #[test]
