@@ -101,10 +101,10 @@ fn box_candidates(
         // normal from step to step instead of whichever of two nearly parallel faces overlaps
         // least by a rounding error.
         Axis::FaceB if nearly_a_face(&found.normal) => {
-            clip_faces(found, (a, pose_a), (b, pose_b), false, margin, candidates)
+            clip_faces(found, (a, pose_a), b, false, margin, candidates)
         }
-        Axis::FaceA => clip_faces(found, (a, pose_a), (b, pose_b), false, margin, candidates),
-        Axis::FaceB => clip_faces(found, (b, pose_b), (a, pose_a), true, margin, candidates),
+        Axis::FaceA => clip_faces(found, (a, pose_a), b, false, margin, candidates),
+        Axis::FaceB => clip_faces(found, (b, pose_b), a, true, margin, candidates),
         Axis::Edges(..) => {
             // Two edges crossing meet at a point: the test's witness pair (the general clip
             // would clip the two faces nearest the axis, five times the work, for points
@@ -133,6 +133,9 @@ struct Found {
     /// For an edge axis, which two edges (an id that stays while they stay the nearest, so
     /// that the point's impulse carries over); 0 for a face axis.
     edges: u32,
+    /// B's axes (columns) and centre in A's frame, as the test had them.
+    rotation: Matrix<Real>,
+    centre: Vector<Real>,
 }
 
 /// The test itself (the module doc), with the axis it chose.
@@ -251,6 +254,8 @@ fn separating_axis(
         axis,
         normal: n,
         edges,
+        rotation: r,
+        centre: t,
     })
 }
 
@@ -270,16 +275,20 @@ struct Corner {
 fn clip_faces(
     found: &Found,
     (reference, pose_r): (&Cuboid, &Isometry<Real>),
-    (incident, pose_i): (&Cuboid, &Isometry<Real>),
+    incident: &Cuboid,
     swapped: bool,
     margin: Real,
     found_points: &mut Candidates,
 ) -> Vector<Real> {
     // The incident box in the reference box's frame, and the reference face's outward normal
     // there: +-e_k, pointing at the incident box.
-    let relative = pose_r.inv_mul(pose_i);
-    let rotation: Matrix<Real> = relative.rotation.to_rotation_matrix().into_inner();
-    let centre = relative.translation.vector;
+    // (From the test's relative pose of B: transposed when B is the reference.)
+    let (rotation, centre) = if swapped {
+        let back = found.rotation.transpose();
+        (back, -(back * found.centre))
+    } else {
+        (found.rotation, found.centre)
+    };
     let towards = if swapped {
         // The axis is in A's frame, A the incident box: into the reference frame, reversed.
         -(rotation * found.normal)
