@@ -132,7 +132,9 @@ impl BodySim {
         self.inv_mass > 0.0
     }
 
-    /// Semi-implicit Euler, velocity half: `v += h a`, damping, and the implicit gyroscopic term.
+    /// Semi-implicit Euler, velocity half: `v += h a`, the implicit gyroscopic term
+    /// ([`crate::integrate::gyroscopic`]), and damping. The solve integrates its bodies in
+    /// lanes with the same operations (`integrate.rs`), so this gives the same bits.
     #[inline]
     pub fn integrate_velocity(&self, state: &mut BodyState, h: Real) {
         if !self.is_dynamic() {
@@ -141,66 +143,16 @@ impl BodySim {
         state.linear_velocity += self.linear_acceleration * h;
         state.angular_velocity += self.angular_acceleration * h;
         if self.gyroscopic {
-            let frame = state.delta_rotation * self.principal_frame;
+            let frame = crate::integrate::compose_one(&state.delta_rotation, &self.principal_frame);
             state.angular_velocity = self.gyroscopic(&frame, &state.angular_velocity, h);
         }
-        // Damping as an implicit decay, stable for any rate: v / (1 + h c).
-        if self.linear_damping != 0.0 {
-            state.linear_velocity /= 1.0 + h * self.linear_damping;
-        }
-        if self.angular_damping != 0.0 {
-            state.angular_velocity /= 1.0 + h * self.angular_damping;
-        }
+        crate::integrate::damp(state, self.linear_damping, self.angular_damping, h);
     }
 
-    /// One Newton step on `I (w2 - w1) + h w2 x I w2 = 0` in the principal frame (Catto,
-    /// "Numerical Methods", GDC 2015): the implicit gyroscopic term, which unlike the explicit
-    /// `-h I^-1 (w x I w)` never adds energy.
-    ///
-    /// In the principal frame the Jacobian `I + h ([w]x I - [I w]x)` and the residual
-    /// `h w x I w` share three numbers, `a = h (I_z - I_y)`, `b = h (I_x - I_z)`,
-    /// `c = h (I_y - I_x)`: the Jacobian is `[[I_x, a w_z, a w_y], [b w_z, I_y, b w_x],
-    /// [c w_y, c w_x, I_z]]` and the residual `(a w_y w_z, b w_z w_x, c w_x w_y)`. The step
-    /// solves it by cofactors (about a fifth of the work of forming the matrices and inverting
-    /// the general 3 x 3: it runs for every body of a hull scene on every substep). A singular
-    /// Jacobian leaves `w` as it is.
+    /// The gyroscopic term of this body in principal frame `frame` (world from principal
+    /// axes): [`crate::integrate::gyroscopic`] with one lane.
     fn gyroscopic(&self, frame: &Quaternion, w: &Vector, h: Real) -> Vector {
-        let [ix, iy, iz] = [
-            self.principal_inertia.x,
-            self.principal_inertia.y,
-            self.principal_inertia.z,
-        ];
-        if ix <= 0.0 || iy <= 0.0 || iz <= 0.0 {
-            return *w;
-        }
-        let w1 = frame.inverse_transform_vector(w);
-        let (wx, wy, wz) = (w1.x, w1.y, w1.z);
-        let (a, b, c) = (h * (iz - iy), h * (ix - iz), h * (iy - ix));
-        let f = Vector::new(a * wy * wz, b * wz * wx, c * wx * wy);
-        // The Jacobian's cofactors, row by row (its adjugate's columns).
-        let (j01, j02) = (a * wz, a * wy);
-        let (j10, j12) = (b * wz, b * wx);
-        let (j20, j21) = (c * wy, c * wx);
-        let c00 = iy * iz - j12 * j21;
-        let c01 = j12 * j20 - j10 * iz;
-        let c02 = j10 * j21 - iy * j20;
-        let det = ix * c00 + j01 * c01 + j02 * c02;
-        if det == 0.0 || !det.is_finite() {
-            return *w;
-        }
-        let c10 = j02 * j21 - j01 * iz;
-        let c11 = ix * iz - j02 * j20;
-        let c12 = j01 * j20 - ix * j21;
-        let c20 = j01 * j12 - j02 * iy;
-        let c21 = j02 * j10 - ix * j12;
-        let c22 = ix * iy - j01 * j10;
-        // x = J^-1 f = adj(J) f / det, adj(J) being the cofactors transposed.
-        let x = Vector::new(
-            c00 * f.x + c10 * f.y + c20 * f.z,
-            c01 * f.x + c11 * f.y + c21 * f.z,
-            c02 * f.x + c12 * f.y + c22 * f.z,
-        ) / det;
-        frame * (w1 - x)
+        crate::integrate::gyroscopic_one(frame, w, &self.principal_inertia, h)
     }
 }
 

@@ -11,6 +11,7 @@ pub mod body;
 pub mod bundle;
 pub mod contact;
 pub mod graph;
+mod integrate;
 pub mod joint;
 mod parallel;
 pub mod pgs;

@@ -24,6 +24,7 @@ use crate::body::{Bodies, BodySim, BodyState, StateView};
 use crate::bundle::{self, Bundle, BundleCold, Pass};
 use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
+use crate::integrate::{Carry, Integration, Velocities};
 use crate::joint::{
     joint_pass, Chains, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle,
     LengthRow, PassContext, PointBundle, PointRow,
@@ -208,6 +209,10 @@ pub struct Solver {
     /// Each body's velocities as integrated at the start of the current substep, before any
     /// impulse (for the carried warm start, see the module's documentation).
     starts: Vec<Velocities>,
+    /// Each body's carried difference within a substep's integration (`integrate.rs`).
+    carried: Vec<Velocities>,
+    /// What integrating the bodies' velocities reads, copied from them once a step.
+    integration: Integration,
     /// Warm start every substep even without joints (to hold the carried warm start to it).
     #[cfg(test)]
     classic_warm_start: bool,
@@ -220,13 +225,6 @@ pub struct Solver {
     all_points: bool,
     /// The worker threads (none until `threads` asks for more than one).
     pool: Pool,
-}
-
-/// A body's linear and angular velocity.
-#[derive(Clone, Copy, Debug, Default)]
-struct Velocities {
-    linear: Vector,
-    angular: Vector,
 }
 
 /// Most worker threads.
@@ -242,9 +240,11 @@ struct Stages<'a> {
     states: Shared<BodyState>,
     sims: *const BodySim,
     body_count: usize,
-    /// Each body's velocities at the start of the substep, when warm starting is carried
-    /// (`None`: warm started every substep).
-    starts: Option<Shared<Velocities>>,
+    /// The bodies' integration data (`integrate.rs`).
+    integration: &'a Integration,
+    /// Each body's velocities at the start of the substep and its carried difference, when
+    /// warm starting is carried (`None`: warm started every substep).
+    starts: Option<(Shared<Velocities>, Shared<Velocities>)>,
     /// Each lane count's bundle list (only one is filled), and the colours' ranges in it.
     lists: (Lists<1>, Lists<4>, Lists<8>),
     lanes: usize,
@@ -295,15 +295,17 @@ impl Stages<'_> {
         barrier.wait();
         for substep in 0..self.substeps {
             let start = substep as Real * h;
-            match self.starts {
-                // SAFETY: `starts` has a slot per body, and the shares are disjoint.
-                Some(starts) => unsafe {
-                    self.integrate_carrying(worker, workers, starts, substep == 0)
-                },
-                None => self.integrate(worker, workers, |state, sim| {
-                    sim.integrate_velocity(state, h)
-                }),
-            }
+            // SAFETY: each worker integrates its own share of the bodies; `starts` (when
+            // carried) has a slot per body.
+            unsafe {
+                let carry = self.starts.map(|(starts, carried)| Carry {
+                    starts: starts.0,
+                    carried: carried.0,
+                    first: substep == 0,
+                });
+                self.integration
+                    .velocities(self.states.0, (worker, workers), h, carry)
+            };
             barrier.wait();
             if self.starts.is_none() || substep == 0 {
                 self.joint_colours(worker, workers, JointPass::WarmStart);
@@ -413,50 +415,6 @@ impl Stages<'_> {
         // pointers taken before the workers started.
         for i in share(self.body_count, worker, workers) {
             unsafe { f(&mut *self.states.0.add(i), &*self.sims.add(i)) };
-        }
-    }
-
-    /// Integrates this worker's share of the bodies' velocities with the warm start carried
-    /// from the last substep (the module's documentation says why that is the warm start): a
-    /// body's velocity now less its velocity as integrated at the start of the last substep
-    /// is what the contacts did to it since, added back after this integration. `first`: the
-    /// step's first substep, which is warm started by the contacts (their Jacobians are new).
-    /// A difference that is not finite is not carried (as a row that computes one writes
-    /// nothing); kinematic bodies are never pushed and so carry nothing.
-    ///
-    /// # Safety
-    /// As [`Stages::integrate`]; `starts` has a slot per body.
-    unsafe fn integrate_carrying(
-        &self,
-        worker: usize,
-        workers: usize,
-        starts: Shared<Velocities>,
-        first: bool,
-    ) {
-        for i in share(self.body_count, worker, workers) {
-            // SAFETY: a disjoint share of the bodies, as in `integrate`.
-            let (state, sim, start) = unsafe {
-                (
-                    &mut *self.states.0.add(i),
-                    &*self.sims.add(i),
-                    &mut *starts.0.add(i),
-                )
-            };
-            if !sim.is_dynamic() {
-                continue;
-            }
-            let carried = Velocities {
-                linear: state.linear_velocity - start.linear,
-                angular: state.angular_velocity - start.angular,
-            };
-            sim.integrate_velocity(state, self.h);
-            start.linear = state.linear_velocity;
-            start.angular = state.angular_velocity;
-            let (v, w) = (&carried.linear, &carried.angular);
-            if !first && ((v.x + v.y + v.z) + (w.x + w.y + w.z)).is_finite() {
-                state.linear_velocity += carried.linear;
-                state.angular_velocity += carried.angular;
-            }
         }
     }
 
@@ -918,13 +876,19 @@ impl Solver {
         if carry {
             // The first substep writes every moving body's slot before any is read.
             self.starts.resize(body_count, Velocities::default());
+            self.carried.resize(body_count, Velocities::default());
         }
-        let starts = carry.then_some(Shared(self.starts.as_mut_ptr()));
+        let starts = carry.then_some((
+            Shared(self.starts.as_mut_ptr()),
+            Shared(self.carried.as_mut_ptr()),
+        ));
+        self.integration.build(&bodies.sims, workers);
         let stages = Stages {
             bodies: Shared(bodies),
             states,
             sims,
             body_count,
+            integration: &self.integration,
             starts,
             lists,
             lanes,

@@ -1,0 +1,527 @@
+//! The velocity half of each substep's integration, as the solve's workers run it over their
+//! share of the bodies: gravity and applied forces, the implicit gyroscopic term, damping, and
+//! the carried warm start (the `pgs` module's documentation says why it is carried).
+//!
+//! It runs once per substep over every moving body, so it reads what it needs from a compact
+//! copy made once a step ([`Integration::build`]): a 32-byte [`Drive`] per body instead of the
+//! 136-byte [`BodySim`] (in `boxes`, 4,096 bodies, seven passes a step over half a megabyte
+//! each, beside the contacts' bundles in the cache), and the bodies with a gyroscopic term in
+//! a list of their own, solved eight (or four) at a time in lanes ([`gyroscopic`]): the term is about
+//! 150 operations a body, the largest part of integrating a hull.
+//!
+//! Every body goes through the same operations in the same order as [`BodySim::integrate_velocity`]
+//! (which uses the same lane formula with one lane), so the two give the same bits, whatever
+//! the number of workers.
+
+use std::ops::Range;
+
+use crate::body::{BodySim, BodyState, StateView, STATIC};
+use crate::parallel::share;
+use crate::wide::{cross, F, Q, V3};
+use crate::{Quaternion, Real, Vector};
+
+/// A body's linear and angular velocity.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Velocities {
+    pub(crate) linear: Vector,
+    pub(crate) angular: Vector,
+}
+
+/// What a substep's velocity integration reads of one body (see the module's documentation).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+pub(crate) struct Drive {
+    linear_acceleration: Vector,
+    linear_damping: Real,
+    angular_acceleration: Vector,
+    angular_damping: Real,
+}
+
+/// Eight moving bodies whose gyroscopic term can be non-zero (unequal principal moments), in
+/// lanes: their principal moments and frames at the start of the step (unused lanes: a static
+/// body with no moments, which the term leaves as it is and nothing writes).
+#[derive(Clone, Copy, Debug)]
+struct SpinGroup {
+    bodies: [u32; 8],
+    count: usize,
+    inertia: V3<8>,
+    frame: Q<8>,
+}
+
+/// The step's compact integration data, kept between steps (no allocation once settled).
+#[derive(Debug, Default)]
+pub(crate) struct Integration {
+    drives: Vec<Drive>,
+    /// Whether each body is pushed by constraints (kinematic bodies are not, and are not
+    /// integrated here: they keep their velocity).
+    dynamic: Vec<bool>,
+    /// The bodies with a gyroscopic term, eight to a group, each worker's share of the bodies
+    /// in groups of its own (`shares`), so that no two workers touch one body.
+    groups: Vec<SpinGroup>,
+    shares: Vec<Range<usize>>,
+}
+
+/// The carried warm start's buffers, a slot per body: each body's velocities as integrated at
+/// the start of the last substep, and its carried difference between the passes over a share
+/// with spinning bodies; and whether this is the step's first substep (nothing carried).
+#[derive(Clone, Copy)]
+pub(crate) struct Carry {
+    pub(crate) starts: *mut Velocities,
+    pub(crate) carried: *mut Velocities,
+    pub(crate) first: bool,
+}
+
+impl Integration {
+    /// Copies what integration reads of `sims`, for `workers` workers taking
+    /// [`share`]s of the bodies.
+    pub(crate) fn build(&mut self, sims: &[BodySim], workers: usize) {
+        self.drives.clear();
+        self.dynamic.clear();
+        self.groups.clear();
+        self.shares.clear();
+        for sim in sims {
+            self.drives.push(Drive {
+                linear_acceleration: sim.linear_acceleration,
+                linear_damping: sim.linear_damping,
+                angular_acceleration: sim.angular_acceleration,
+                angular_damping: sim.angular_damping,
+            });
+            self.dynamic.push(sim.is_dynamic());
+        }
+        for worker in 0..workers {
+            let first = self.groups.len();
+            let mut group = SpinGroup::empty();
+            for i in share(sims.len(), worker, workers) {
+                let sim = &sims[i];
+                if !(sim.is_dynamic() && sim.gyroscopic) {
+                    continue;
+                }
+                let lane = group.count;
+                group.bodies[lane] = i as u32;
+                group.inertia.set(lane, &sim.principal_inertia);
+                group.frame.set(lane, &sim.principal_frame);
+                group.count += 1;
+                if group.count == 8 {
+                    self.groups.push(group);
+                    group = SpinGroup::empty();
+                }
+            }
+            if group.count > 0 {
+                self.groups.push(group);
+            }
+            self.shares.push(first..self.groups.len());
+        }
+    }
+
+    /// Integrates the velocities of worker `worker`'s share of the bodies (as given to
+    /// [`Integration::build`]) over a substep of `h`, as [`BodySim::integrate_velocity`]. With
+    /// `carry`, the warm start is carried: a body's velocity less its start is what the
+    /// contacts did to it since, added back after the integration (not on the first substep,
+    /// nor when it is not finite); the starts become the integrated velocities.
+    ///
+    /// # Safety
+    /// `states` and `carry`'s buffers must hold a slot per body of [`Integration::build`]'s
+    /// list, and no one else may touch this worker's share of them meanwhile.
+    pub(crate) unsafe fn velocities(
+        &self,
+        states: *mut BodyState,
+        (worker, workers): (usize, usize),
+        h: Real,
+        carry: Option<Carry>,
+    ) {
+        let range = share(self.drives.len(), worker, workers);
+        let groups = &self.groups[self.shares[worker].clone()];
+        if groups.is_empty() {
+            // One pass, each body integrated and carried at once.
+            for i in range {
+                // SAFETY: a slot of this worker's share (the caller's contract).
+                unsafe {
+                    let carried = self.accelerate(states, i, h, carry);
+                    self.finish(states, i, h, carry, &carried);
+                }
+            }
+            return;
+        }
+        // The gyroscopic term comes between the accelerations and the damping: three passes,
+        // the carried differences kept in between.
+        for i in range.clone() {
+            // SAFETY: as above; the carried buffer has a slot per body.
+            unsafe {
+                let carried = self.accelerate(states, i, h, carry);
+                if let Some(carry) = carry {
+                    *carry.carried.add(i) = carried;
+                }
+            }
+        }
+        // SAFETY: the groups' bodies are this worker's.
+        unsafe { spin_all(states, self.drives.len(), groups, h) };
+        for i in range {
+            // SAFETY: as above.
+            unsafe {
+                let carried = match carry {
+                    Some(carry) => *carry.carried.add(i),
+                    None => Velocities::default(),
+                };
+                self.finish(states, i, h, carry, &carried);
+            }
+        }
+    }
+
+    /// Body `i`'s accelerations applied; what it carries (its velocity less its start, when
+    /// carrying), returned.
+    ///
+    /// # Safety
+    /// As [`Integration::velocities`], `i` in the worker's share.
+    #[inline(always)]
+    unsafe fn accelerate(
+        &self,
+        states: *mut BodyState,
+        i: usize,
+        h: Real,
+        carry: Option<Carry>,
+    ) -> Velocities {
+        let mut carried = Velocities::default();
+        if !self.dynamic[i] {
+            return carried;
+        }
+        // SAFETY: the caller's contract.
+        let state = unsafe { &mut *states.add(i) };
+        if let Some(carry) = carry {
+            // SAFETY: as `state`.
+            let s = unsafe { &*carry.starts.add(i) };
+            carried = Velocities {
+                linear: state.linear_velocity - s.linear,
+                angular: state.angular_velocity - s.angular,
+            };
+        }
+        let drive = &self.drives[i];
+        state.linear_velocity += drive.linear_acceleration * h;
+        state.angular_velocity += drive.angular_acceleration * h;
+        carried
+    }
+
+    /// Body `i`'s damping, and its warm start carried.
+    ///
+    /// # Safety
+    /// As [`Integration::accelerate`].
+    #[inline(always)]
+    unsafe fn finish(
+        &self,
+        states: *mut BodyState,
+        i: usize,
+        h: Real,
+        carry: Option<Carry>,
+        c: &Velocities,
+    ) {
+        if !self.dynamic[i] {
+            return;
+        }
+        // SAFETY: the caller's contract.
+        let state = unsafe { &mut *states.add(i) };
+        let drive = &self.drives[i];
+        damp(state, drive.linear_damping, drive.angular_damping, h);
+        if let Some(carry) = carry {
+            // SAFETY: as `state`.
+            let s = unsafe { &mut *carry.starts.add(i) };
+            s.linear = state.linear_velocity;
+            s.angular = state.angular_velocity;
+            let (v, w) = (&c.linear, &c.angular);
+            if !carry.first && ((v.x + v.y + v.z) + (w.x + w.y + w.z)).is_finite() {
+                state.linear_velocity += c.linear;
+                state.angular_velocity += c.angular;
+            }
+        }
+    }
+}
+
+impl SpinGroup {
+    fn empty() -> SpinGroup {
+        SpinGroup {
+            bodies: [STATIC; 8],
+            count: 0,
+            inertia: V3::default(),
+            frame: Q::default(),
+        }
+    }
+}
+
+/// Damping as an implicit decay, stable for any rate: `v / (1 + h c)`.
+#[inline(always)]
+pub(crate) fn damp(state: &mut BodyState, linear: Real, angular: Real, h: Real) {
+    if linear != 0.0 {
+        state.linear_velocity /= 1.0 + h * linear;
+    }
+    if angular != 0.0 {
+        state.angular_velocity /= 1.0 + h * angular;
+    }
+}
+
+/// The gyroscopic term of `groups`' bodies (of `len` states): with AVX2 where the CPU has it
+/// (the states gathered and scattered by transposes, as the contact kernel's), else lane by
+/// lane. The same operations on every path, so the same bits.
+///
+/// # Safety
+/// Each group's bodies must have slots in `states` that no one else touches meanwhile.
+unsafe fn spin_all(states: *mut BodyState, len: usize, groups: &[SpinGroup], h: Real) {
+    // SAFETY: the caller's contract; the view is used for these bodies alone.
+    let view = unsafe { StateView::from_raw(states, len) };
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2(view: StateView, groups: &[SpinGroup], h: Real) {
+            for group in groups {
+                // SAFETY: AVX2, and the caller's contract.
+                unsafe {
+                    let (v, w, _, turn) = crate::transpose::gather(view, &group.bodies);
+                    let out = gyroscopic(&turn.mul(&group.frame), &w, &group.inertia, h);
+                    let write = (1u32 << group.count) - 1;
+                    crate::transpose::scatter(view, &group.bodies, write, &v, &out);
+                }
+            }
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (just checked); the rest is the caller's contract.
+            return unsafe { avx2(view, groups, h) };
+        }
+    }
+    for group in groups {
+        let (mut w, mut turn) = (V3::<8>::default(), Q::<8>::default());
+        for lane in 0..group.count {
+            let state = view.get(group.bodies[lane]);
+            w.set(lane, &state.angular_velocity);
+            turn.set(lane, &state.delta_rotation);
+        }
+        let out = gyroscopic(&turn.mul(&group.frame), &w, &group.inertia, h);
+        for lane in 0..group.count {
+            let state = view.get(group.bodies[lane]);
+            view.set_velocity(group.bodies[lane], state.linear_velocity, out.get(lane));
+        }
+    }
+}
+
+/// One Newton step on `I (w2 - w1) + h w2 x I w2 = 0` in the principal frame `frame` (world
+/// from principal axes) with principal moments `inertia` (Catto, "Numerical Methods", GDC
+/// 2015): the implicit gyroscopic term, which unlike the explicit `-h I^-1 (w x I w)` never
+/// adds energy.
+///
+/// In the principal frame the Jacobian `I + h ([w]x I - [I w]x)` and the residual
+/// `h w x I w` share three numbers, `a = h (I_z - I_y)`, `b = h (I_x - I_z)`,
+/// `c = h (I_y - I_x)`: the Jacobian is `[[I_x, a w_z, a w_y], [b w_z, I_y, b w_x],
+/// [c w_y, c w_x, I_z]]` and the residual `(a w_y w_z, b w_z w_x, c w_x w_y)`. The step
+/// solves it by cofactors (about a fifth of the work of forming the matrices and inverting
+/// the general 3 x 3). A lane with a moment that is not positive, or a singular Jacobian,
+/// keeps its `w`.
+#[inline(always)]
+pub(crate) fn gyroscopic<const L: usize>(
+    frame: &Q<L>,
+    w: &V3<L>,
+    inertia: &V3<L>,
+    h: Real,
+) -> V3<L> {
+    let (ix, iy, iz) = (inertia.x, inertia.y, inertia.z);
+    let h = F::splat(h);
+    let w1 = frame.conjugate().turn(w);
+    let (wx, wy, wz) = (w1.x, w1.y, w1.z);
+    let (a, b, c) = (h * (iz - iy), h * (ix - iz), h * (iy - ix));
+    let f = V3 {
+        x: a * wy * wz,
+        y: b * wz * wx,
+        z: c * wx * wy,
+    };
+    // The Jacobian's cofactors, row by row (its adjugate's columns).
+    let (j01, j02) = (a * wz, a * wy);
+    let (j10, j12) = (b * wz, b * wx);
+    let (j20, j21) = (c * wy, c * wx);
+    let c00 = iy * iz - j12 * j21;
+    let c01 = j12 * j20 - j10 * iz;
+    let c02 = j10 * j21 - iy * j20;
+    let det = ix * c00 + j01 * c01 + j02 * c02;
+    let c10 = j02 * j21 - j01 * iz;
+    let c11 = ix * iz - j02 * j20;
+    let c12 = j01 * j20 - ix * j21;
+    let c20 = j01 * j12 - j02 * iy;
+    let c21 = j02 * j10 - ix * j12;
+    let c22 = ix * iy - j01 * j10;
+    // x = J^-1 f = adj(J) f / det, adj(J) being the cofactors transposed.
+    let x = V3 {
+        x: c00 * f.x + c10 * f.y + c20 * f.z,
+        y: c01 * f.x + c11 * f.y + c21 * f.z,
+        z: c02 * f.x + c12 * f.y + c22 * f.z,
+    }
+    .unscale(det);
+    let turned = frame.turn(&(w1 - x));
+    // Kept: a moment not above zero, or a determinant zero or not finite (NaN fails both).
+    let zero = F::splat(0.0);
+    let size = det.abs();
+    let usable = F::splat(Real::INFINITY).select_gt(size, size, zero);
+    let usable = ix.min(iy).min(iz).select_gt(zero, usable, zero);
+    V3::select_gt(usable, zero, &turned, w)
+}
+
+/// [`gyroscopic`] of one body (the same operations, so the same bits as in lanes).
+pub(crate) fn gyroscopic_one(frame: &Quaternion, w: &Vector, inertia: &Vector, h: Real) -> Vector {
+    let mut lanes = (Q::<1>::default(), V3::<1>::default(), V3::<1>::default());
+    lanes.0.set(0, frame);
+    lanes.1.set(0, w);
+    lanes.2.set(0, inertia);
+    gyroscopic(&lanes.0, &lanes.1, &lanes.2, h).get(0)
+}
+
+/// `turn * frame` of one body, as [`Integration::velocities`] forms it in lanes.
+pub(crate) fn compose_one(turn: &Quaternion, frame: &Quaternion) -> Quaternion {
+    let (mut a, mut b) = (Q::<1>::default(), Q::<1>::default());
+    a.set(0, turn);
+    b.set(0, frame);
+    a.mul(&b).get(0)
+}
+
+/// (Used by [`compose_one`] and the lanes: nothing else needs a quaternion product in lanes.)
+impl<const L: usize> Q<L> {
+    /// Lane `lane` set to `q`.
+    #[inline(always)]
+    fn set(&mut self, lane: usize, q: &Quaternion) {
+        self.w.0[lane] = q.w;
+        self.v.set(lane, &q.imag());
+    }
+
+    /// Lane `lane`, as a unit quaternion (not renormalised).
+    #[inline(always)]
+    fn get(&self, lane: usize) -> Quaternion {
+        let v = self.v.get(lane);
+        Quaternion::new_unchecked(nalgebra::Quaternion::new(self.w.0[lane], v.x, v.y, v.z))
+    }
+
+    /// The Hamilton product `self o`, term by term in nalgebra's order (so that the lanes
+    /// give the bits the scalar integration gave before them).
+    #[inline(always)]
+    fn mul(&self, o: &Q<L>) -> Q<L> {
+        let (a, b) = (self, o);
+        Q {
+            w: a.w * b.w - a.v.x * b.v.x - a.v.y * b.v.y - a.v.z * b.v.z,
+            v: V3 {
+                x: a.w * b.v.x + a.v.x * b.w + a.v.y * b.v.z - a.v.z * b.v.y,
+                y: a.w * b.v.y - a.v.x * b.v.z + a.v.y * b.w + a.v.z * b.v.x,
+                z: a.w * b.v.z + a.v.x * b.v.y - a.v.y * b.v.x + a.v.z * b.w,
+            },
+        }
+    }
+
+    /// `u` turned by the rotation, in nalgebra's order: `(w t + v x t) + u` with
+    /// `t = 2 (v x u)` ([`Q::rotate`] adds `u` first).
+    #[inline(always)]
+    fn turn(&self, u: &V3<L>) -> V3<L> {
+        let t = cross(&self.v, u).scale(F::splat(2.0));
+        (t.scale(self.w) + cross(&self.v, &t)) + *u
+    }
+
+    /// The inverse rotation of a unit quaternion.
+    #[inline(always)]
+    fn conjugate(&self) -> Q<L> {
+        Q {
+            w: self.w,
+            v: V3 {
+                x: -self.v.x,
+                y: -self.v.y,
+                z: -self.v.z,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Lcg;
+
+    /// Random bodies, a third kinematic, a half with unequal moments, turned and spinning.
+    fn bodies(rng: &mut Lcg, n: usize) -> (Vec<BodyState>, Vec<BodySim>) {
+        let mut states = Vec::new();
+        let mut sims = Vec::new();
+        for i in 0..n {
+            let mut state = BodyState::moving(rng.vector() * 3.0, rng.vector() * 20.0);
+            state.delta_rotation = Quaternion::from_scaled_axis(rng.vector() * 0.3);
+            let mut sim = BodySim::with_mass(
+                if i % 3 == 0 { 0.0 } else { 1.0 },
+                crate::Matrix::identity(),
+            );
+            sim.linear_acceleration = rng.vector() * 10.0;
+            sim.angular_acceleration = rng.vector();
+            sim.linear_damping = if i % 4 == 0 { 0.5 } else { 0.0 };
+            sim.angular_damping = if i % 5 == 0 { 0.3 } else { 0.0 };
+            if i % 2 == 0 {
+                sim.gyroscopic = true;
+                sim.principal_inertia = Vector::new(0.1, 0.2, 0.15) + rng.vector() * 0.05;
+                sim.principal_frame = Quaternion::from_scaled_axis(rng.vector() * 3.0);
+            }
+            states.push(state);
+            sims.push(sim);
+        }
+        (states, sims)
+    }
+
+    /// Chunks, lanes and shares give, body by body, the bits of the one-body integration.
+    #[test]
+    fn lanes_give_the_bits_of_one_body_at_a_time() {
+        let mut rng = Lcg(11);
+        let (states, sims) = bodies(&mut rng, 300);
+        let h = 1.0 / 420.0;
+        let mut one = states.clone();
+        for (state, sim) in one.iter_mut().zip(&sims) {
+            sim.integrate_velocity(state, h);
+        }
+        let mut integration = Integration::default();
+        for workers in [1, 2, 3] {
+            integration.build(&sims, workers);
+            let mut many = states.clone();
+            for worker in 0..workers {
+                // SAFETY: a slot per body, one share at a time.
+                unsafe { integration.velocities(many.as_mut_ptr(), (worker, workers), h, None) };
+            }
+            for (a, b) in one.iter().zip(&many) {
+                assert_eq!(a.linear_velocity, b.linear_velocity);
+                assert_eq!(a.angular_velocity, b.angular_velocity);
+            }
+        }
+    }
+
+    /// Carrying adds back what happened since the last start, except on the first substep.
+    #[test]
+    fn the_carry_adds_back_what_the_contacts_did() {
+        let mut rng = Lcg(12);
+        let (mut states, sims) = bodies(&mut rng, 100);
+        let mut integration = Integration::default();
+        integration.build(&sims, 1);
+        let h = 1.0 / 420.0;
+        let mut starts = vec![Velocities::default(); states.len()];
+        let mut carried = starts.clone();
+        let mut carry = Carry {
+            starts: starts.as_mut_ptr(),
+            carried: carried.as_mut_ptr(),
+            first: true,
+        };
+        // SAFETY: a slot per body.
+        unsafe { integration.velocities(states.as_mut_ptr(), (0, 1), h, Some(carry)) };
+        let kick = Vector::new(0.0, 1.0, 0.0);
+        for (state, sim) in states.iter_mut().zip(&sims) {
+            if sim.is_dynamic() {
+                state.linear_velocity += kick;
+            }
+        }
+        let mut want = states.clone();
+        for (state, sim) in want.iter_mut().zip(&sims) {
+            // The kick is what contacts did over the substep: integrated with the body, then
+            // applied again as the next substep's warm start.
+            if sim.is_dynamic() {
+                sim.integrate_velocity(state, h);
+                state.linear_velocity += kick;
+            }
+        }
+        carry.first = false;
+        // SAFETY: as above.
+        unsafe { integration.velocities(states.as_mut_ptr(), (0, 1), h, Some(carry)) };
+        for (a, b) in states.iter().zip(&want) {
+            assert!((a.linear_velocity - b.linear_velocity).norm() < 1e-5);
+            assert!((a.angular_velocity - b.angular_velocity).norm() < 1e-5);
+        }
+    }
+}
