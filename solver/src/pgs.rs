@@ -202,6 +202,8 @@ pub struct Solver {
     joint_bundles: JointBundles,
     /// The chains of rigid ball joints, solved each as a whole in the serial stage.
     chains: Chains,
+    /// What the chains and the joints' colours were made from (kept when it does not change).
+    joint_key: JointKey,
     /// The contacts' colours.
     colouring: Colouring,
     /// The coloured contacts in lanes, for the lane count of this step.
@@ -225,6 +227,40 @@ pub struct Solver {
     all_points: bool,
     /// The worker threads (none until `threads` asks for more than one).
     pool: Pool,
+}
+
+/// Which bodies each lane-solved joint part joins, whether each of them moves, and whether a
+/// point part is rigid (a chain candidate): what the chains and the joints' colouring are
+/// made from, this step's beside the last step's.
+#[derive(Debug, Default)]
+struct JointKey {
+    now: Vec<(u32, u32, u8)>,
+    last: Vec<(u32, u32, u8)>,
+}
+
+impl JointKey {
+    /// This step's key, the last one kept; whether they differ.
+    fn fill(
+        &mut self,
+        points: &[PointRow],
+        lengths: &[LengthRow],
+        bodies: &Bodies,
+        rigid: [Softness; 2],
+    ) -> bool {
+        std::mem::swap(&mut self.now, &mut self.last);
+        self.now.clear();
+        let moving = |b: u32| b != crate::body::STATIC && bodies.sims[b as usize].is_dynamic();
+        let flags = |a: u32, b: u32| u8::from(moving(a)) << 1 | u8::from(moving(b)) << 2;
+        self.now.extend(points.iter().map(|p| {
+            let (a, b) = (p.ends.body_a, p.ends.body_b);
+            (a, b, flags(a, b) | u8::from(*p.softness() == rigid))
+        }));
+        self.now.extend(lengths.iter().map(|l| {
+            let (a, b) = (l.ends.body_a, l.ends.body_b);
+            (a, b, flags(a, b) | 8)
+        }));
+        self.now != self.last
+    }
 }
 
 /// Most worker threads.
@@ -822,24 +858,34 @@ impl Solver {
         }
         let lanes = settings.simd.lanes();
         let rigid = [joint_settings.stabilisation, Softness::RIGID];
-        self.chains.build(&self.points, bodies, rigid);
-        let chained = &self.chains.chained;
-        let points = self
-            .points
-            .iter()
-            .zip(chained)
-            .map(|(p, &chained)| (p.ends.body_a, p.ends.body_b, !chained));
-        let lengths = self
-            .lengths
-            .iter()
-            .map(|l| (l.ends.body_a, l.ends.body_b, true));
-        self.joint_colouring
-            .build_pairs(points.chain(lengths), bodies);
-        // The chained point parts went to the overflow; the chains solve them instead.
-        let split = self.points.len();
-        self.joint_colouring
-            .overflow
-            .retain(|&i| i as usize >= split || !chained[i as usize]);
+        crate::joint::prepare_masses(&mut self.points);
+        // The chains' runs and the joints' colours depend only on which bodies each part
+        // joins, whether those move, which point parts are rigid, and (the colours) which
+        // parts the chains took: while those stay (most steps), the runs are walked and the
+        // parts coloured once, and only the chains' factors are made again.
+        let walk = self
+            .joint_key
+            .fill(&self.points, &self.lengths, bodies, rigid);
+        let rechained = self.chains.build(&self.points, bodies, rigid, walk);
+        if walk || rechained {
+            let chained = &self.chains.chained;
+            let points = self
+                .points
+                .iter()
+                .zip(chained)
+                .map(|(p, &chained)| (p.ends.body_a, p.ends.body_b, !chained));
+            let lengths = self
+                .lengths
+                .iter()
+                .map(|l| (l.ends.body_a, l.ends.body_b, true));
+            self.joint_colouring
+                .build_pairs(points.chain(lengths), bodies);
+            // The chained point parts went to the overflow; the chains solve them instead.
+            let split = self.points.len();
+            self.joint_colouring
+                .overflow
+                .retain(|&i| i as usize >= split || !chained[i as usize]);
+        }
         let rows = (self.points.as_slice(), self.lengths.as_slice());
         self.joint_bundles.pack(&self.joint_colouring, rows, lanes);
         self.colouring.build(&self.contacts, bodies);
@@ -1054,6 +1100,71 @@ mod tests {
                 );
             },
         );
+    }
+
+    /// A solver that keeps its joints' chains and colours from the step before (the same
+    /// parts between the same bodies) ends a step exactly where a fresh solver ends it, on
+    /// every lane count, and so does one whose parts changed since (it makes them again).
+    #[test]
+    fn kept_chains_and_colours_end_where_fresh_ones_end() {
+        for simd in [SimdWidth::Scalar, SimdWidth::Four, SimdWidth::Eight] {
+            let settings = SolverSettings {
+                simd,
+                ..SolverSettings::default()
+            };
+            let step = settings.step(1.0 / 60.0);
+            let (mut bodies, contacts) = columns(&mut Lcg(5));
+            // A chain along the columns' tops (7, 15, 23, 31: two interior bodies) and two
+            // softer parts that no chain takes.
+            let part = |bodies: &Bodies, a: u32, b: u32, soft: [Softness; 2]| {
+                let (ma, mb) = (Motion::load(bodies, a), Motion::load(bodies, b));
+                let frame = JointFrame {
+                    body_a: a,
+                    body_b: b,
+                    anchor_a: Vector::new(1.0, 0.5, 0.0),
+                    anchor_b: Vector::new(-1.0, 0.5, 0.0),
+                    separation: Vector::zeros(),
+                };
+                PointRow::new(&frame, &ma, &mb, soft, Vector::zeros())
+            };
+            let rigid = [step.joint.stabilisation, Softness::RIGID];
+            let soft = [Softness::spring(5.0, 0.5, step.h); 2];
+            let mut kept = Solver {
+                points: vec![
+                    part(&bodies, 7, 15, rigid),
+                    part(&bodies, 15, 23, rigid),
+                    part(&bodies, 23, 31, rigid),
+                    part(&bodies, 39, 47, soft),
+                    part(&bodies, 30, 38, soft),
+                ],
+                contacts,
+                ..Solver::default()
+            };
+            kept.solve(&mut bodies, &settings, &step);
+            assert!(kept.chains.chained[..3].iter().all(|&c| c));
+            // Nothing changed; a soft part moved onto a body of the other (the chains as they
+            // were: the two may no longer share a colour); a link of the chain gone.
+            for change in 0..3 {
+                if change == 1 {
+                    kept.points[4] = part(&bodies, 39, 46, soft);
+                }
+                if change == 2 {
+                    kept.points.remove(1);
+                }
+                let mut fresh = Solver {
+                    points: kept.points.clone(),
+                    contacts: kept.contacts.clone(),
+                    ..Solver::default()
+                };
+                let mut other = bodies.clone();
+                kept.solve(&mut bodies, &settings, &step);
+                fresh.solve(&mut other, &settings, &step);
+                for (k, f) in bodies.states.iter().zip(&other.states) {
+                    assert_eq!(k.linear_velocity, f.linear_velocity, "{simd:?} {change}");
+                    assert_eq!(k.angular_velocity, f.angular_velocity, "{simd:?} {change}");
+                }
+            }
+        }
     }
 
     /// Cubes (equal moments) take the short inertia products, and end a step exactly where

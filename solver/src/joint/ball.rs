@@ -147,7 +147,8 @@ impl BallJoint {
                 ([s.biased, s.relax], s.limited)
             }
         };
-        let mut row = PointRow::new(frame, a, b, softness, impulse);
+        // (Its `K^-1` is the solve's to compute, for all point parts at once, in lanes.)
+        let mut row = PointRow::without_mass(frame, a, b, softness, impulse);
         row.user_index = user_index;
         row.too_stiff = too_stiff;
         Some(row)

@@ -81,16 +81,56 @@ pub(crate) struct Chains {
     /// Per body: how many candidate point parts it has, and the first two.
     degree: Vec<(u8, [u32; 2])>,
     visited: Vec<bool>,
+    /// The last walk's runs of joints (long enough to be chains, factored or not), as ranges
+    /// of `run_joints`.
+    runs: Vec<Range<usize>>,
+    run_joints: Vec<u32>,
+    /// `chained` as the build before left it.
+    was_chained: Vec<bool>,
 }
 
 impl Chains {
     /// Finds the chains among `points` whose softness is `rigid` (the joints'
-    /// stabilisation in the biased pass, none in the relax pass), and factors them.
-    pub(crate) fn build(&mut self, points: &[PointRow], bodies: &Bodies, rigid: [Softness; 2]) {
-        self.ranges.clear();
-        self.joints.clear();
+    /// stabilisation in the biased pass, none in the relax pass), and factors them. With
+    /// `walk` false the runs of joints found by the last build are taken again (the caller
+    /// knows that the parts join the same bodies as then). Returns whether the parts chained
+    /// differ from the last build's.
+    pub(crate) fn build(
+        &mut self,
+        points: &[PointRow],
+        bodies: &Bodies,
+        rigid: [Softness; 2],
+        walk: bool,
+    ) -> bool {
+        if walk {
+            self.walk(points, bodies, rigid);
+        }
+        std::mem::swap(&mut self.chained, &mut self.was_chained);
         self.chained.clear();
         self.chained.resize(points.len(), false);
+        self.ranges.clear();
+        self.joints.clear();
+        for r in 0..self.runs.len() {
+            let first = self.joints.len();
+            let run = self.runs[r].clone();
+            self.joints.extend_from_slice(&self.run_joints[run]);
+            if !self.factor(points, first) {
+                self.joints.truncate(first);
+                continue;
+            }
+            for &j in &self.joints[first..] {
+                self.chained[j as usize] = true;
+            }
+            self.ranges.push(first..self.joints.len());
+        }
+        self.chained != self.was_chained
+    }
+
+    /// The runs of candidate point parts through moving bodies with two of them, each
+    /// started from a part with an end that is not such a body (a closed loop is no run).
+    fn walk(&mut self, points: &[PointRow], bodies: &Bodies, rigid: [Softness; 2]) {
+        self.runs.clear();
+        self.run_joints.clear();
         self.degree.clear();
         self.degree.resize(bodies.len(), (0, [u32::MAX; 2]));
         self.visited.clear();
@@ -126,14 +166,14 @@ impl Chains {
             if a_in && b_in {
                 continue; // inside a chain (reached from its end) or on a cycle
             }
-            let first = self.joints.len();
+            let first = self.run_joints.len();
             let (mut joint, mut towards) = (
                 start as u32,
                 if a_in { p.ends.body_a } else { p.ends.body_b },
             );
             loop {
                 self.visited[joint as usize] = true;
-                self.joints.push(joint);
+                self.run_joints.push(joint);
                 if !interior(&self.degree, towards) {
                     break;
                 }
@@ -149,14 +189,11 @@ impl Chains {
                     q.ends.body_a
                 };
             }
-            if self.joints.len() - first < SHORTEST || !self.factor(points, first) {
-                self.joints.truncate(first);
-                continue;
+            if self.run_joints.len() - first < SHORTEST {
+                self.run_joints.truncate(first);
+            } else {
+                self.runs.push(first..self.run_joints.len());
             }
-            for &j in &self.joints[first..] {
-                self.chained[j as usize] = true;
-            }
-            self.ranges.push(first..self.joints.len());
         }
     }
 
@@ -294,7 +331,7 @@ mod tests {
             .collect();
         let mut points = points;
         let mut chains = Chains::default();
-        chains.build(&points, &bodies, soft);
+        chains.build(&points, &bodies, soft, true);
         assert!(chains.chained.iter().all(|&c| c), "{:?}", chains.chained);
         let error = |points: &[PointRow], bodies: &Bodies| -> Real {
             points

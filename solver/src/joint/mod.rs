@@ -54,6 +54,7 @@ pub use fixed::FixedJoint;
 pub use hinge::{hinge_angle, HingeJoint, HingeSettings};
 pub(crate) use length::LengthBundle;
 pub use length::LengthRow;
+pub(crate) use point::prepare_masses;
 pub use point::PointRow;
 pub(crate) use point_bundle::PointBundle;
 pub use slider::{SliderJoint, SliderSettings};
