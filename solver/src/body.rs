@@ -132,9 +132,10 @@ impl BodySim {
         self.inv_mass > 0.0
     }
 
-    /// Semi-implicit Euler, velocity half: `v += h a`, the implicit gyroscopic term
-    /// ([`crate::integrate::gyroscopic`]), and damping. The solve integrates its bodies in
-    /// lanes with the same operations (`integrate.rs`), so this gives the same bits.
+    /// Semi-implicit Euler, velocity half: `v += h a`, the implicit gyroscopic term (one
+    /// Newton step, Catto's "Numerical Methods", GDC 2015), and damping. The solve integrates
+    /// its bodies in lanes with the same operations (`integrate.rs`), so this gives the same
+    /// bits.
     #[inline]
     pub fn integrate_velocity(&self, state: &mut BodyState, h: Real) {
         if !self.is_dynamic() {
