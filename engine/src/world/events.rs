@@ -35,6 +35,12 @@ impl World {
             if updated == Some(i) {
                 u += 1;
             }
+            // The pair a few contacts ahead (its record was read before the solve, and the
+            // solve's bundles have since pushed it out of the cache).
+            if let Some(c) = self.solver.contacts.get(next + super::rows::PREFETCH_AHEAD) {
+                let (ahead, _) = self.contact_sources[c.user_index as usize];
+                self.narrow_phase.prefetch_pair(ahead as usize);
+            }
             let pair = &mut self.narrow_phase.contacts_mut()[i];
             // A pair that was not touching restarts its peak, once (at its first manifold).
             let mut first = true;
