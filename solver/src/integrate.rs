@@ -6,12 +6,13 @@
 //! copy made once a step ([`Integration::build`]): a 32-byte [`Drive`] per body instead of the
 //! 136-byte [`BodySim`] (in `boxes`, 4,096 bodies, seven passes a step over half a megabyte
 //! each, beside the contacts' bundles in the cache), and the bodies with a gyroscopic term in
-//! a list of their own, solved eight (or four) at a time in lanes ([`gyroscopic`]): the term is about
+//! groups of their own, solved eight at a time in lanes ([`gyroscopic`]): the term is about
 //! 150 operations a body, the largest part of integrating a hull.
 //!
-//! Every body goes through the same operations in the same order as [`BodySim::integrate_velocity`]
-//! (which uses the same lane formula with one lane), so the two give the same bits, whatever
-//! the number of workers.
+//! Every body goes through the same operations in the same order as
+//! [`BodySim::integrate_velocity`] (which uses the same lane formula with one lane), so the two
+//! give the same bits, whatever the number of workers; and those of the code before the lanes
+//! (nalgebra's order of operations is kept).
 
 use std::ops::Range;
 
