@@ -16,7 +16,7 @@
 //! `k`) is exactly what every contact did to it over substep `k` (the warm start of `λ_{k-1}`
 //! and the passes' increments up to `λ_k`). Each body keeps its velocity as integrated at the
 //! start of a substep, and the next integration adds back the difference (see
-//! `Stages::integrate_carrying`): one pass over the bodies instead of a pass over every
+//! `integrate.rs`): one pass over the bodies instead of a pass over every
 //! contact and a barrier per colour. Joints re-prepare their rows between substeps, so a step
 //! with joints warm starts every substep.
 
