@@ -519,17 +519,26 @@ const PREFETCH_AHEAD: usize = 4;
 /// is a stride the hardware's prefetchers miss, and each pair would wait a trip to memory.
 #[inline(always)]
 fn prefetch(pairs: &[PairContact], index: usize) {
+    prefetch_lines(pairs, index, 64);
+}
+
+/// Asks the processor for the cache lines of `pairs[index]`'s first `bytes`, if there is such
+/// a record. A prefetch is only a hint: it reads nothing into the program and cannot fault.
+#[inline(always)]
+fn prefetch_lines(pairs: &[PairContact], index: usize, bytes: usize) {
     #[cfg(target_arch = "x86_64")]
     if let Some(pair) = pairs.get(index) {
-        // SAFETY: a prefetch is only a hint: it reads nothing into the program, cannot fault,
-        // and the pointer is to a live record anyway.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>((pair as *const PairContact).cast::<i8>());
+        let start = (pair as *const PairContact).cast::<i8>();
+        for line in (0..bytes.min(std::mem::size_of::<PairContact>())).step_by(64) {
+            // SAFETY: a hint, and the address is within a live record anyway.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(start.add(line));
+            }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (pairs, index);
+    let _ = (pairs, index, bytes);
 }
 
 /// Whether the engine's walks over the pairs need `contact`: points now, or touching before.
@@ -782,19 +791,7 @@ impl NarrowPhase {
     /// for nothing.
     #[inline(always)]
     pub fn prefetch_pair(&self, index: usize) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(pair) = self.contacts.get(index) {
-            let start = (pair as *const PairContact).cast::<i8>();
-            for line in (0..std::mem::size_of::<PairContact>()).step_by(64) {
-                // SAFETY: a prefetch cannot fault, and the address is within a live record.
-                unsafe {
-                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                    _mm_prefetch::<_MM_HINT_T0>(start.add(line));
-                }
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
+        prefetch_lines(&self.contacts, index, std::mem::size_of::<PairContact>());
     }
 
     /// Every overlapping pair with its manifolds, in a deterministic order.

@@ -285,6 +285,11 @@ unsafe fn spin_all(states: *mut BodyState, len: usize, groups: &[SpinGroup], h: 
             return unsafe { avx2(view, groups, h) };
         }
     }
+    spin_lanewise(view, groups, h);
+}
+
+/// [`spin_all`] without AVX2: each lane gathered and scattered on its own.
+fn spin_lanewise(view: StateView, groups: &[SpinGroup], h: Real) {
     for group in groups {
         let (mut w, mut turn) = (V3::<8>::default(), Q::<8>::default());
         for lane in 0..group.count {
@@ -482,6 +487,27 @@ mod tests {
                 assert_eq!(a.linear_velocity, b.linear_velocity);
                 assert_eq!(a.angular_velocity, b.angular_velocity);
             }
+        }
+        // The path without AVX2 too (the one above is the CPU's), group by group.
+        integration.build(&sims, 1);
+        let mut lanewise = states.clone();
+        for (state, sim) in lanewise.iter_mut().zip(&sims) {
+            if sim.is_dynamic() {
+                state.linear_velocity += sim.linear_acceleration * h;
+                state.angular_velocity += sim.angular_acceleration * h;
+            }
+        }
+        let len = lanewise.len();
+        // SAFETY: a slot per body, nothing else touching them.
+        let view = unsafe { StateView::from_raw(lanewise.as_mut_ptr(), len) };
+        spin_lanewise(view, &integration.groups, h);
+        for (state, sim) in lanewise.iter_mut().zip(&sims) {
+            if sim.is_dynamic() {
+                damp(state, sim.linear_damping, sim.angular_damping, h);
+            }
+        }
+        for (a, b) in one.iter().zip(&lanewise) {
+            assert_eq!(a.angular_velocity, b.angular_velocity);
         }
     }
 

@@ -20,7 +20,7 @@
 //! contact and a barrier per colour. Joints re-prepare their rows between substeps, so a step
 //! with joints warm starts every substep.
 
-use crate::body::{Bodies, BodySim, BodyState, StateView};
+use crate::body::{Bodies, BodyState, StateView};
 use crate::bundle::{self, Bundle, BundleCold, Pass};
 use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
@@ -272,9 +272,8 @@ const BUNDLES_PER_WORKER: usize = 128;
 /// The stage list of one step, as every worker runs it (see `parallel.rs`).
 struct Stages<'a> {
     bodies: Shared<Bodies>,
-    /// The hot states and cold halves, taken once before the workers start.
+    /// The hot states, taken once before the workers start.
     states: Shared<BodyState>,
-    sims: *const BodySim,
     body_count: usize,
     /// The bodies' integration data (`integrate.rs`).
     integration: &'a Integration,
@@ -368,7 +367,7 @@ impl Stages<'_> {
                 };
                 self.colours(worker, workers, pass);
             }
-            self.integrate(worker, workers, |state, _| state.integrate_position(h));
+            self.integrate_positions(worker, workers);
             barrier.wait();
             for _ in 0..self.settings.relax_iterations {
                 self.joint_colours(worker, workers, JointPass::Solve { use_bias: false });
@@ -440,17 +439,12 @@ impl Stages<'_> {
         }
     }
 
-    /// `f` on this worker's share of the bodies.
-    unsafe fn integrate(
-        &self,
-        worker: usize,
-        workers: usize,
-        f: impl Fn(&mut crate::body::BodyState, &crate::body::BodySim),
-    ) {
-        // SAFETY: each worker takes a disjoint share of the bodies, through the buffers'
-        // pointers taken before the workers started.
+    /// Integrates the positions of this worker's share of the bodies over the substep.
+    fn integrate_positions(&self, worker: usize, workers: usize) {
         for i in share(self.body_count, worker, workers) {
-            unsafe { f(&mut *self.states.0.add(i), &*self.sims.add(i)) };
+            // SAFETY: each worker takes a disjoint share of the bodies, through the buffer's
+            // pointer taken before the workers started.
+            unsafe { (*self.states.0.add(i)).integrate_position(self.h) };
         }
     }
 
@@ -912,11 +906,7 @@ impl Solver {
             Lists::of(&mut self.bundles.four),
             Lists::of(&mut self.bundles.eight),
         );
-        let (states, sims, body_count) = (
-            Shared(bodies.states.as_mut_ptr()),
-            bodies.sims.as_ptr(),
-            bodies.len(),
-        );
+        let (states, body_count) = (Shared(bodies.states.as_mut_ptr()), bodies.len());
         // Warm starting is carried between substeps unless a joint re-prepares its rows.
         let carry = self.carries_warm_start();
         if carry {
@@ -932,7 +922,6 @@ impl Solver {
         let stages = Stages {
             bodies: Shared(bodies),
             states,
-            sims,
             body_count,
             integration: &self.integration,
             starts,

@@ -293,11 +293,17 @@ mod tests {
             for p in &mut lanes {
                 p.effective_mass = Matrix3::repeat(Real::NAN);
             }
+            // The CPU's path, and the four-lane one (without AVX2) and one lane by name.
+            let mut four = lanes.clone();
+            let mut one = lanes.clone();
             prepare_masses(&mut lanes);
-            masses_in_lanes::<1>(&mut rows.clone(), &mut MassLanes::default());
-            for (want, got) in rows.iter().zip(&lanes) {
-                let bits = |m: &Matrix3<Real>| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(&want.effective_mass), bits(&got.effective_mass));
+            masses_in_lanes::<4>(&mut four, &mut MassLanes::default());
+            masses_in_lanes::<1>(&mut one, &mut MassLanes::default());
+            let bits = |m: &Matrix3<Real>| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            for got in [&lanes, &four, &one] {
+                for (want, got) in rows.iter().zip(got) {
+                    assert_eq!(bits(&want.effective_mass), bits(&got.effective_mass));
+                }
             }
         }
     }
