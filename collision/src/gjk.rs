@@ -192,51 +192,90 @@ impl Simplex {
     /// Replaces the simplex by the smallest sub-simplex holding the point closest to the origin
     /// and returns that point.
     fn reduce(&mut self) -> Vector<Real> {
-        let w: [Vector<Real>; 4] = [
-            self.points[0].w,
-            self.points[1].w,
-            self.points[2].w,
-            self.points[3].w,
-        ];
-        let (weights, keep) = match self.len {
-            1 => ([1.0, 0.0, 0.0, 0.0], 0b0001),
-            2 => {
-                let (l, k) = closest_on_segment(w[0], w[1]);
-                ([l[0], l[1], 0.0, 0.0], k)
-            }
-            3 => {
-                let (l, k) = closest_on_triangle(w[0], w[1], w[2]);
-                ([l[0], l[1], l[2], 0.0], k)
-            }
-            _ => closest_on_tetrahedron(w),
-        };
-        // Kept vertices move down in place (each to an index at most its own).
+        let closest = Closest::of(&self.points, self.len);
+        let v = closest.point(&self.points);
+        self.keep(&closest);
+        v
+    }
+
+    /// Keeps the vertices that `closest` keeps, in their order, with their weights (each moves
+    /// down in place, to an index at most its own).
+    fn keep(&mut self, closest: &Closest) {
         self.len = 0;
-        for (i, &weight) in weights.iter().enumerate() {
-            if keep & (1 << i) != 0 {
+        for (i, &weight) in closest.weights.iter().enumerate() {
+            if closest.keep & (1 << i) != 0 {
                 self.weights[self.len] = weight;
                 self.points[self.len] = self.points[i];
                 self.len += 1;
             }
         }
-        if let [p0, p1, p2] = self.points() {
-            // Inside a triangle the closest point is the origin's projection on its plane,
-            // computed from the plane's normal: the weighted sum of its vertices would carry
-            // their rounding (a unit in the last place of a vertex 140 m out, where a 100 m
-            // ground box meets a small hull, is 1e-5 m) into the direction of v, and a
-            // direction off by 1e-5 / 0.008 rad no longer proves a hull 8 mm above the box
-            // apart: GJK reported it touching.
-            let n = (p1.w - p0.w).cross(&(p2.w - p0.w));
-            let nn = n.norm_squared();
-            if nn > 0.0 && nn.is_finite() {
-                return n * (p0.w.dot(&n) / nn);
+    }
+
+    /// The vertices of `from` that `closest` keeps, in their order, with their weights.
+    fn kept(from: &Simplex, closest: &Closest, into: &mut Simplex) {
+        into.len = 0;
+        for (i, &weight) in closest.weights.iter().enumerate() {
+            if closest.keep & (1 << i) != 0 {
+                into.weights[into.len] = weight;
+                into.points[into.len] = from.points[i];
+                into.len += 1;
             }
         }
-        self.points()
-            .iter()
-            .zip(&self.weights)
-            .map(|(p, &l)| p.w * l)
-            .sum()
+    }
+}
+
+/// The point of a simplex closest to the origin: the weights of its vertices, the mask of those
+/// that carry it, and, when it lies inside a triangle, the origin's projection on the
+/// triangle's plane.
+struct Closest {
+    weights: [Real; 4],
+    keep: u8,
+    projection: Option<Vector<Real>>,
+}
+
+impl Closest {
+    /// The closest point of the simplex `points[..len]`.
+    #[inline]
+    fn of(points: &[SupportPoint; 4], len: usize) -> Closest {
+        let w = |i: usize| points[i].w;
+        let (weights, keep, projection) = match len {
+            1 => ([1.0, 0.0, 0.0, 0.0], 0b0001, None),
+            2 => {
+                let (l, k) = closest_on_segment(w(0), w(1));
+                ([l[0], l[1], 0.0, 0.0], k, None)
+            }
+            3 => {
+                let (l, k, p) = closest_on_triangle(w(0), w(1), w(2));
+                ([l[0], l[1], l[2], 0.0], k, p)
+            }
+            _ => closest_on_tetrahedron([w(0), w(1), w(2), w(3)]),
+        };
+        Closest {
+            weights,
+            keep,
+            projection,
+        }
+    }
+
+    /// The closest point itself, from the vertices `points` the weights index.
+    ///
+    /// Inside a triangle it is the origin's projection on the triangle's plane, computed from
+    /// the plane's normal: the weighted sum of its vertices would carry their rounding (a unit
+    /// in the last place of a vertex 140 m out, where a 100 m ground box meets a small hull, is
+    /// 1e-5 m) into the direction of v, and a direction off by 1e-5 / 0.008 rad no longer
+    /// proves a hull 8 mm above the box apart: GJK reported it touching.
+    #[inline]
+    fn point(&self, points: &[SupportPoint; 4]) -> Vector<Real> {
+        if let Some(p) = self.projection {
+            return p;
+        }
+        let mut v = Vector::zeros();
+        for (i, p) in points.iter().enumerate() {
+            if self.keep & (1 << i) != 0 {
+                v += p.w * self.weights[i];
+            }
+        }
+        v
     }
 }
 
@@ -279,8 +318,13 @@ fn closest_on_segment(s0: Vector<Real>, s1: Vector<Real>) -> ([Real; 2], u8) {
     }
 }
 
-/// Signed-volumes S2D on the triangle `s0 s1 s2`.
-fn closest_on_triangle(s0: Vector<Real>, s1: Vector<Real>, s2: Vector<Real>) -> ([Real; 3], u8) {
+/// Signed-volumes S2D on the triangle `s0 s1 s2`; inside it, also the origin's projection on
+/// its plane (None where that plane's normal is not finite).
+fn closest_on_triangle(
+    s0: Vector<Real>,
+    s1: Vector<Real>,
+    s2: Vector<Real>,
+) -> ([Real; 3], u8, Option<Vector<Real>>) {
     let s = [s0, s1, s2];
     // The edge opposite vertex j, with weights indexed like the triangle.
     let edge = |j: usize| {
@@ -290,14 +334,15 @@ fn closest_on_triangle(s0: Vector<Real>, s1: Vector<Real>, s2: Vector<Real>) -> 
         w[i0] = l[0];
         w[i1] = l[1];
         let mask = (keep & 1) << i0 | (keep >> 1) << i1;
-        (w, mask, s)
+        (w, mask, s, ())
     };
     let n = (s1 - s0).cross(&(s2 - s0));
     let nn = n.norm_squared();
     let scale = (s1 - s0).norm_squared().max((s2 - s0).norm_squared());
     if nn <= 1.0e-12 * scale * scale {
         // Collinear or collapsed: the closest point lies on one of the edges.
-        return best_sub_simplex(3, |_| true, edge);
+        let (w, mask, ()) = best_sub_simplex(3, |_| true, edge);
+        return (w, mask, None);
     }
     let projected = n * (s0.dot(&n) / nn);
     // Drop the axis along which the triangle is widest; the cyclic order of the other two
@@ -314,9 +359,11 @@ fn closest_on_triangle(s0: Vector<Real>, s1: Vector<Real>, s2: Vector<Real>) -> 
         area(&s0, &s1, &projected),
     ];
     if c.iter().all(|&ci| same_sign(mu, ci)) {
-        return ([c[0] / mu, c[1] / mu, c[2] / mu], 0b111);
+        let projection = (nn > 0.0 && nn.is_finite()).then_some(projected);
+        return ([c[0] / mu, c[1] / mu, c[2] / mu], 0b111, projection);
     }
-    best_sub_simplex(3, |j| !same_sign(mu, c[j]), edge)
+    let (w, mask, ()) = best_sub_simplex(3, |j| !same_sign(mu, c[j]), edge);
+    (w, mask, None)
 }
 
 fn other_two(j: usize) -> (usize, usize) {
@@ -328,37 +375,39 @@ fn other_two(j: usize) -> (usize, usize) {
 }
 
 /// Among the sub-simplices `j` (dropping vertex j) that `consider` accepts, the one whose
-/// closest point is nearest the origin. `solve(j)` gives weights indexed like the full simplex.
-fn best_sub_simplex<const N: usize>(
+/// closest point is nearest the origin. `solve(j)` gives weights indexed like the full simplex
+/// and what else the caller keeps of the winner (`extra`).
+fn best_sub_simplex<const N: usize, E: Copy + Default>(
     count: usize,
     consider: impl Fn(usize) -> bool,
-    solve: impl Fn(usize) -> ([Real; N], u8, [Vector<Real>; N]),
-) -> ([Real; N], u8) {
-    let mut best = ([0.0; N], 0u8);
+    solve: impl Fn(usize) -> ([Real; N], u8, [Vector<Real>; N], E),
+) -> ([Real; N], u8, E) {
+    let mut best = ([0.0; N], 0u8, E::default());
     let mut best_d = Real::INFINITY;
     for j in 0..count {
         if !consider(j) {
             continue;
         }
-        let (w, mask, s) = solve(j);
+        let (w, mask, s, extra) = solve(j);
         let p: Vector<Real> = (0..N).map(|i| s[i] * w[i]).sum();
         let d = p.norm_squared();
         if d < best_d {
             best_d = d;
-            best = (w, mask);
+            best = (w, mask, extra);
         }
     }
     if best.1 == 0 {
         // Cannot happen for finite input; keep the first vertex rather than an empty simplex.
         let mut w = [0.0; N];
         w[0] = 1.0;
-        best = (w, 1);
+        best = (w, 1, E::default());
     }
     best
 }
 
-/// Signed-volumes S3D on the tetrahedron `w`.
-fn closest_on_tetrahedron(w: [Vector<Real>; 4]) -> ([Real; 4], u8) {
+/// Signed-volumes S3D on the tetrahedron `w`; inside one of its faces, also the origin's
+/// projection on that face's plane.
+fn closest_on_tetrahedron(w: [Vector<Real>; 4]) -> ([Real; 4], u8, Option<Vector<Real>>) {
     // Six times the signed volume of (a, b, c, d).
     let vol = |a: &Vector<Real>, b: &Vector<Real>, c: &Vector<Real>, d: &Vector<Real>| {
         (b - a).dot(&(c - a).cross(&(d - a)))
@@ -376,7 +425,11 @@ fn closest_on_tetrahedron(w: [Vector<Real>; 4]) -> ([Real; 4], u8) {
         .fold(0.0, Real::max);
     let flat = det.abs() <= 1.0e-9 * scale * scale.sqrt();
     if !flat && c.iter().all(|&ci| same_sign(det, ci)) {
-        return ([c[0] / det, c[1] / det, c[2] / det, c[3] / det], 0b1111);
+        return (
+            [c[0] / det, c[1] / det, c[2] / det, c[3] / det],
+            0b1111,
+            None,
+        );
     }
     best_sub_simplex(
         4,
@@ -388,14 +441,14 @@ fn closest_on_tetrahedron(w: [Vector<Real>; 4]) -> ([Real; 4], u8) {
                 2 => [0, 1, 3],
                 _ => [0, 1, 2],
             };
-            let (l, keep) = closest_on_triangle(w[idx[0]], w[idx[1]], w[idx[2]]);
+            let (l, keep, projection) = closest_on_triangle(w[idx[0]], w[idx[1]], w[idx[2]]);
             let mut out = [0.0; 4];
             let mut mask = 0;
             for (bit, &i) in idx.iter().enumerate() {
                 out[i] = l[bit];
                 mask |= ((keep >> bit) & 1) << i;
             }
-            (out, mask, w)
+            (out, mask, w, projection)
         },
     )
 }
@@ -470,7 +523,10 @@ pub fn gjk(pair: &CorePair<'_>, initial_dir: &Vector<Real>) -> GjkResult {
 
 /// [`gjk`], starting from the vertices of `warm` (the pair's last simplex) unless it is empty.
 pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexCache) -> GjkResult {
-    let mut simplex = Simplex::default();
+    // Two simplices, used in turn: the search's, and the one that proved the cores apart
+    // nearest (below), kept where it is rather than copied each time a proof comes.
+    let mut simplices = [Simplex::default(); 2];
+    let mut at = 0;
     let mut v;
     let mut iterations = 0;
     if warm.is_empty() {
@@ -479,10 +535,12 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
         } else {
             Vector::x()
         };
+        let simplex = &mut simplices[0];
         simplex.push(pair.support(&-dir));
         simplex.weights[0] = 1.0;
         v = simplex.points[0].w;
     } else {
+        let simplex = &mut simplices[0];
         for (a, b) in &warm.points[..usize::from(warm.len.min(4))] {
             let b = Point::from(pair.rotation_ab * b.coords + pair.pose_ab.translation.vector);
             simplex.push(SupportPoint { a: *a, b, w: a - b });
@@ -494,16 +552,18 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
             v = Vector::zeros();
         }
     }
-    // The nearest state whose plane proves the cores apart ([`separates`]). The cores are
-    // reported apart if and only if some iteration proved it: a 9 mm box through a 70 km one
-    // once stalled "0.14 m apart" while 784 m deep, and a cube 519 m from a 74 km slab stalled
-    // unproven (fuzzer findings); neither answer may stand without a proof.
-    let mut proven: Option<(Vector<Real>, Simplex)> = None;
+    // The nearest state whose plane proves the cores apart ([`separates`]): its `v` and which
+    // of the two simplices holds it. The cores are reported apart if and only if some
+    // iteration proved it: a 9 mm box through a 70 km one once stalled "0.14 m apart" while
+    // 784 m deep, and a cube 519 m from a 74 km slab stalled unproven (fuzzer findings);
+    // neither answer may stand without a proof.
+    let mut proven: Option<(Vector<Real>, usize)> = None;
     let mut restarts = 0;
-    while simplex.len < 4 && iterations < MAX_ITERATIONS {
+    while simplices[at].len < 4 && iterations < MAX_ITERATIONS {
         iterations += 1;
+        let len = simplices[at].len;
         let vv = v.norm_squared();
-        let size = simplex
+        let size = simplices[at]
             .points()
             .iter()
             .map(|p| p.w.norm_squared())
@@ -512,30 +572,53 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
             break;
         }
         let w = pair.support(&-v);
+        // Whether w's plane separates, asked at most once an iteration.
+        let mut separated = None;
         let nearer = match proven {
             Some((p, _)) => vv < p.norm_squared(),
             None => true,
         };
-        if nearer && separates(&v, &w) {
-            proven = Some((v, simplex));
+        if nearer && *separated.get_or_insert_with(|| separates(&v, &w)) {
+            proven = Some((v, at));
         }
         // Duality gap: no support point lies closer to the origin than v.w / |v|.
         if vv - v.dot(&w.w) <= GAP_TOLERANCE * vv {
             break;
         }
-        let stalled = if simplex.points().iter().any(|p| p.w == w.w) {
+        // The simplex the search moves into: this one, unless it holds the proof.
+        let into = if proven.is_some_and(|(_, p)| p == at) {
+            1 - at
+        } else {
+            at
+        };
+        let stalled = if simplices[at].points().iter().any(|p| p.w == w.w) {
             true
         } else {
-            let previous = simplex;
-            simplex.push(w);
-            let next = simplex.reduce();
-            if simplex.len == 4 {
+            // w goes in the slot past the live vertices: the simplex as it was (and a proof
+            // held in it) is unchanged until the new one is accepted.
+            simplices[at].points[len] = w;
+            let closest = Closest::of(&simplices[at].points, len + 1);
+            let next = closest.point(&simplices[at].points);
+            if closest.keep == 0b1111 || next.norm_squared() < vv {
+                if into == at {
+                    simplices[at].keep(&closest);
+                } else {
+                    let [first, second] = &mut simplices;
+                    let (from, to) = if at == 0 {
+                        (first, second)
+                    } else {
+                        (second, first)
+                    };
+                    Simplex::kept(from, &closest, to);
+                }
+                at = into;
+            }
+            if closest.keep == 0b1111 {
                 v = Vector::zeros();
                 break;
             }
             if next.norm_squared() >= vv {
-                // Rounding stalled the descent: back to the better previous answer.
-                simplex = previous;
+                // Rounding stalled the descent: the better previous answer stays.
                 true
             } else {
                 v = next;
@@ -543,13 +626,16 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
             }
         };
         if stalled {
-            if separates(&v, &w) || restarts == MAX_RESTARTS {
+            if *separated.get_or_insert_with(|| separates(&v, &w)) || restarts == MAX_RESTARTS {
                 break;
             }
             // Unproven: start again from the simplex's best edge, whose closest point is
             // computed without a sliver's cancellation.
             restarts += 1;
-            (simplex, v) = simplex.best_edge();
+            let (edge, edge_v) = simplices[at].best_edge();
+            simplices[into] = edge;
+            at = into;
+            v = edge_v;
         }
     }
     // The last `v` is the nearest point found (every `v` lies in the difference, so each
@@ -559,16 +645,16 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
     // 8.3 m overlap of the radii). Only a tetrahedron that seemed to enclose the origin
     // against a proof (a sliver, by rounding) gives way to the proving state.
     let overlapping = proven.is_none();
-    if let Some((best, best_simplex)) = proven {
+    if let Some((best, held)) = proven {
         if v == Vector::zeros() {
-            (v, simplex) = (best, best_simplex);
+            (v, at) = (best, held);
         }
     }
     GjkResult {
         distance: if overlapping { 0.0 } else { length(&v) },
         v,
         overlapping,
-        simplex,
+        simplex: simplices[at],
         iterations,
     }
 }
@@ -676,15 +762,16 @@ mod tests {
 
     #[test]
     fn triangle_regions() {
-        let (l, k) = closest_on_triangle(v(-1.0, -1.0, 1.0), v(2.0, -1.0, 1.0), v(-1.0, 2.0, 1.0));
+        let (l, k, _) =
+            closest_on_triangle(v(-1.0, -1.0, 1.0), v(2.0, -1.0, 1.0), v(-1.0, 2.0, 1.0));
         assert_eq!(k, 0b111);
         let p = v(-1.0, -1.0, 1.0) * l[0] + v(2.0, -1.0, 1.0) * l[1] + v(-1.0, 2.0, 1.0) * l[2];
         assert!((p - v(0.0, 0.0, 1.0)).norm() < 1e-6);
         // Closest to one vertex.
-        let (_, k) = closest_on_triangle(v(1.0, 1.0, 0.0), v(2.0, 1.0, 0.0), v(1.0, 2.0, 0.0));
+        let (_, k, _) = closest_on_triangle(v(1.0, 1.0, 0.0), v(2.0, 1.0, 0.0), v(1.0, 2.0, 0.0));
         assert_eq!(k, 0b001);
         // Collinear triangle falls back to an edge.
-        let (l, k) = closest_on_triangle(v(-1.0, 1.0, 0.0), v(0.0, 1.0, 0.0), v(1.0, 1.0, 0.0));
+        let (l, k, _) = closest_on_triangle(v(-1.0, 1.0, 0.0), v(0.0, 1.0, 0.0), v(1.0, 1.0, 0.0));
         let pts = [v(-1.0, 1.0, 0.0), v(0.0, 1.0, 0.0), v(1.0, 1.0, 0.0)];
         let p: Vector<Real> = (0..3)
             .filter(|i| k & (1 << i) != 0)
@@ -701,12 +788,12 @@ mod tests {
             v(-1.0, 3.0, -1.0),
             v(-1.0, -1.0, 3.0),
         ];
-        let (l, k) = closest_on_tetrahedron(w);
+        let (l, k, _) = closest_on_tetrahedron(w);
         assert_eq!(k, 0b1111);
         assert!((l.iter().sum::<Real>() - 1.0).abs() < 1e-6);
         // Shifted away: closest is on a face.
         let w2 = w.map(|p| p + v(0.0, 0.0, 2.0)); // now the face z = 1 is nearest
-        let (_, k) = closest_on_tetrahedron(w2);
+        let (_, k, _) = closest_on_tetrahedron(w2);
         assert_eq!(k, 0b0111);
     }
 
