@@ -4,7 +4,7 @@
 //! AABBs: which pairs might touch), [`narrow_phase`] (per pair: [`gjk`] distance, [`epa`]
 //! depth, [`manifold`] clipping, kept from step to step; [`dispatch`] picks the routine, and
 //! static level geometry goes through [`halfspace`] in closed form and [`mesh`] triangle by
-//! triangle). [`shape`] holds the shapes; [`cast`] answers ray casts and time of impact for
+//! triangle). [`shape`] holds the shapes ([`hull`] the compact copy of a hull that every step reads); [`cast`] answers ray casts and time of impact for
 //! queries and continuous collision.
 //! All types are parry3d's `math` types (f32), Y up.
 
@@ -15,6 +15,7 @@ pub mod dispatch;
 pub mod epa;
 pub mod gjk;
 pub mod halfspace;
+pub mod hull;
 pub mod manifold;
 pub mod mesh;
 pub mod narrow_phase;

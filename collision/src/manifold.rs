@@ -178,28 +178,21 @@ pub(crate) fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector
         Shape::ConvexHull(h) => {
             // The face nearest the normal among those around the support vertex: on an
             // irregular hull the face nearest the normal overall can lie away from the contact.
-            let faces = h.faces();
             let support = crate::support::farthest(h.points(), &local);
-            let vertex = h.vertices()[support];
-            let first = vertex.first_adj_face_or_edge as usize;
-            let around =
-                &h.faces_adj_to_vertex()[first..first + vertex.num_adj_faces_or_edge as usize];
-            let score = |i: usize| faces[i].normal.dot(&local);
+            let around = h.faces_around(support);
+            let score = |i: usize| h.face_normal(i).dot(&local);
             let mut best = around.first().map_or(0, |&i| i as usize);
             for &i in around {
                 if score(i as usize) > score(best) {
                     best = i as usize;
                 }
             }
-            let face = &faces[best];
-            let first = face.first_vertex_or_edge as usize;
-            let ids = &h.vertices_adj_to_face()[first..first + face.num_vertices_or_edges as usize];
-            for &i in ids {
+            for &i in h.face_vertices(best) {
                 f.points.push(pose * h.points()[i as usize]);
                 f.ids.push(i);
             }
             f.id = best as u32;
-            f.normal = pose.rotation * face.normal.into_inner();
+            f.normal = pose.rotation * h.face_normal(best);
         }
         Shape::Triangle(t) => {
             // The face while the direction is within 60 degrees of either side's normal (as

@@ -17,6 +17,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use parry3d::bounding_volume::details::point_cloud_aabb_ref;
 use parry3d::bounding_volume::Aabb;
 use parry3d::mass_properties::MassProperties;
 use parry3d::math::{Isometry, Point, Real, Vector};
@@ -27,6 +28,7 @@ use parry3d::shape::{
 };
 use smallvec::SmallVec;
 
+use crate::hull::Hull;
 use crate::unit::unit_vector;
 
 /// Half the side (m) of the box that stands for a half-space in the broad phase: finite, because
@@ -142,7 +144,7 @@ pub enum Shape {
     /// A capsule along the local Y axis.
     Capsule(Capsule),
     /// The convex hull of a point cloud; shared, because hulls are cloned with their colliders.
-    ConvexHull(Arc<ConvexPolyhedron>),
+    ConvexHull(Arc<Hull>),
     /// One flat triangle: a core of zero volume, what meshes are cut into for GJK and EPA.
     /// Static only (no mass). Solid on both sides when used alone.
     Triangle(Triangle),
@@ -414,7 +416,7 @@ impl Shape {
         let hull = hull
             .scaled(&Vector::repeat(unit))
             .ok_or(ShapeError::DegenerateHull)?;
-        let shape = Shape::ConvexHull(Arc::new(hull));
+        let shape = Shape::ConvexHull(Arc::new(Hull::from(hull)));
         // What parry3d built is held to the rules of a hand-built hull too.
         shape.check()?;
         Ok(shape)
@@ -584,6 +586,8 @@ impl Shape {
                 }
                 aabb
             }
+            // From the compact copy of the points (parry3d's own computation on them).
+            Shape::ConvexHull(h) => point_cloud_aabb_ref(pose, h.points()),
             _ => self.as_parry().compute_aabb(pose),
         }
     }
@@ -733,7 +737,7 @@ impl Shape {
             Shape::Sphere(b) => b,
             Shape::Cuboid(c) => c,
             Shape::Capsule(c) => c,
-            Shape::ConvexHull(h) => h.as_ref(),
+            Shape::ConvexHull(h) => h.polyhedron(),
             Shape::Triangle(t) => t,
             Shape::HalfSpace(h) => h,
             Shape::TriMesh(m) => m.as_ref(),

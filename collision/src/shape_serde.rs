@@ -18,6 +18,7 @@ use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, HalfSpace, Triangl
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::hull::Hull;
 use crate::shape::Shape;
 
 /// What builds each shape.
@@ -45,7 +46,7 @@ impl Serialize for Shape {
             Shape::Sphere(b) => Recipe::Sphere(b.radius),
             Shape::Cuboid(c) => Recipe::Cuboid(c.half_extents),
             Shape::Capsule(c) => Recipe::Capsule(c.segment.a, c.segment.b, c.radius),
-            Shape::ConvexHull(h) => Recipe::ConvexHull((**h).clone()),
+            Shape::ConvexHull(h) => Recipe::ConvexHull(h.polyhedron().clone()),
             Shape::Triangle(t) => Recipe::Triangle(t.a, t.b, t.c),
             Shape::HalfSpace(h) => Recipe::HalfSpace(h.normal.into_inner()),
             Shape::TriMesh(m) => Recipe::TriMesh(m.vertices().to_vec(), m.indices().to_vec()),
@@ -71,7 +72,7 @@ impl<'de> Deserialize<'de> for Shape {
             Recipe::Sphere(r) => Shape::Sphere(Ball::new(r)),
             Recipe::Cuboid(h) => Shape::Cuboid(Cuboid::new(h)),
             Recipe::Capsule(a, b, r) => Shape::Capsule(Capsule::new(a, b, r)),
-            Recipe::ConvexHull(h) => Shape::ConvexHull(Arc::new(h)),
+            Recipe::ConvexHull(h) => Shape::ConvexHull(Arc::new(Hull::from(h))),
             Recipe::Triangle(a, b, c) => Shape::Triangle(Triangle::new(a, b, c)),
             Recipe::HalfSpace(n) => Shape::HalfSpace(HalfSpace::new(Unit::new_unchecked(n))),
             Recipe::TriMesh(vertices, indices) => {

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use common::signed_distance;
 use sprung_collision::cast::{ray_cast, time_of_impact, Motion};
 use sprung_collision::dispatch::manifolds;
+use sprung_collision::hull::Hull;
 use sprung_collision::parry3d;
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Translation, Vector};
 use sprung_collision::parry3d::na::{DMatrix, Quaternion, Unit, UnitQuaternion};
@@ -133,17 +134,17 @@ fn hand_built_hulls_are_checked() {
     // parry3d builds these hulls; only the bounds refuse them.
     let huge = ConvexPolyhedron::from_convex_hull(&tetrahedron(4.0e5, Vector::zeros())).unwrap();
     assert_eq!(
-        Shape::ConvexHull(Arc::new(huge)).check(),
+        Shape::ConvexHull(Arc::new(Hull::from(huge))).check(),
         Err(ShapeError::TooLarge)
     );
     let far = ConvexPolyhedron::from_convex_hull(&tetrahedron(1.0, v(0.0, 2.0e5, 0.0))).unwrap();
     assert_eq!(
-        Shape::ConvexHull(Arc::new(far)).check(),
+        Shape::ConvexHull(Arc::new(Hull::from(far))).check(),
         Err(ShapeError::TooLarge)
     );
     let tiny = ConvexPolyhedron::from_convex_hull(&tetrahedron(1.0e-5, Vector::zeros())).unwrap();
     assert_eq!(
-        Shape::ConvexHull(Arc::new(tiny)).check(),
+        Shape::ConvexHull(Arc::new(Hull::from(tiny))).check(),
         Err(ShapeError::TooSmall)
     );
     // A hull whose mesh parry3d accepted with a NaN corner (from_convex_mesh computes no hull).
@@ -152,12 +153,15 @@ fn hand_built_hulls_are_checked() {
     let faces = vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
     if let Some(hull) = ConvexPolyhedron::from_convex_mesh(corners, &faces) {
         assert_eq!(
-            Shape::ConvexHull(Arc::new(hull)).check(),
+            Shape::ConvexHull(Arc::new(Hull::from(hull))).check(),
             Err(ShapeError::NonFinite)
         );
     }
     let good = ConvexPolyhedron::from_convex_hull(&tetrahedron(1.0, Vector::zeros())).unwrap();
-    assert_eq!(Shape::ConvexHull(Arc::new(good)).check(), Ok(()));
+    assert_eq!(
+        Shape::ConvexHull(Arc::new(Hull::from(good))).check(),
+        Ok(())
+    );
 }
 
 #[test]
