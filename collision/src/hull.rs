@@ -47,6 +47,8 @@ pub struct Hull {
     topology: SmallVec<[u32; 160]>,
     /// Vertex count.
     vertices: u32,
+    /// The farthest any point lies from the local origin (m).
+    extent: Real,
     /// Where `faces_around` starts in `topology`.
     around_at: u32,
     /// Where `on_face` starts in `topology`.
@@ -81,6 +83,7 @@ impl From<ConvexPolyhedron> for Hull {
             geometry,
             topology,
             vertices: points.len() as u32,
+            extent: points.iter().map(|p| p.coords.norm()).fold(0.0, Real::max),
             around_at: ranges as u32,
             on_face_at: (ranges + around.len()) as u32,
             polyhedron,
@@ -106,6 +109,13 @@ impl Hull {
     #[inline]
     pub fn points(&self) -> &[Point<Real>] {
         &self.geometry[..self.vertices as usize]
+    }
+
+    /// The farthest any point lies from the local origin (m), computed once: the narrow phase
+    /// asks it of both shapes for every manifold it keeps for recycling.
+    #[inline]
+    pub fn extent(&self) -> Real {
+        self.extent
     }
 
     /// Outward unit normal of face `face` (local frame).

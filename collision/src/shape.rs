@@ -608,11 +608,7 @@ impl Shape {
             Shape::Sphere(b) => b.radius,
             Shape::Capsule(c) => c.radius + c.half_height(),
             Shape::Cuboid(c) => c.half_extents.norm(),
-            Shape::ConvexHull(h) => h
-                .points()
-                .iter()
-                .map(|p| p.coords.norm())
-                .fold(0.0, Real::max),
+            Shape::ConvexHull(h) => h.extent(),
             Shape::Triangle(t) => [t.a, t.b, t.c]
                 .iter()
                 .map(|p| p.coords.norm())
@@ -692,6 +688,8 @@ impl Shape {
             Shape::Capsule(c) => (c.segment.a - center)
                 .norm()
                 .max((c.segment.b - center).norm()),
+            // From the origin (what recycling asks): kept by the hull, the same number.
+            Shape::ConvexHull(h) if center.coords == Vector::zeros() => h.extent(),
             Shape::ConvexHull(h) => h
                 .points()
                 .iter()
