@@ -284,6 +284,16 @@ fn same_sign(a: Real, b: Real) -> bool {
     (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0)
 }
 
+/// `v[i]` for `i` in 0..3, by selection rather than by an index into memory.
+#[inline(always)]
+fn component(v: &Vector<Real>, i: usize) -> Real {
+    match i {
+        0 => v.x,
+        1 => v.y,
+        _ => v.z,
+    }
+}
+
 fn argmax_abs(v: &Vector<Real>) -> usize {
     let a = v.abs();
     if a.x >= a.y && a.x >= a.z {
@@ -303,12 +313,15 @@ fn closest_on_segment(s0: Vector<Real>, s1: Vector<Real>) -> ([Real; 2], u8) {
     if tt <= Real::MIN_POSITIVE {
         return ([1.0, 0.0], 0b01);
     }
-    // The origin projected on the line, then 1D signed lengths along the longest axis.
-    let projected = s0 - t * (s0.dot(&t) / tt);
+    // The origin projected on the line, then 1D signed lengths along the longest axis (only
+    // that axis of the projection is needed).
+    let along = s0.dot(&t) / tt;
     let i = argmax_abs(&t);
-    let mu = s0[i] - s1[i];
-    let c0 = projected[i] - s1[i];
-    let c1 = s0[i] - projected[i];
+    let (a, b, ti) = (component(&s0, i), component(&s1, i), component(&t, i));
+    let projected = a - ti * along;
+    let mu = a - b;
+    let c0 = projected - b;
+    let c1 = a - projected;
     if same_sign(mu, c0) && same_sign(mu, c1) {
         ([c0 / mu, c1 / mu], 0b11)
     } else if !same_sign(mu, c0) {
@@ -348,16 +361,18 @@ fn closest_on_triangle(
     // Drop the axis along which the triangle is widest; the cyclic order of the other two
     // keeps the signed areas' sign equal to that of n.
     let k = argmax_abs(&n);
-    let (x, y) = ((k + 1) % 3, (k + 2) % 3);
-    let area = |a: &Vector<Real>, b: &Vector<Real>, c: &Vector<Real>| {
-        (b[x] - a[x]) * (c[y] - a[y]) - (b[y] - a[y]) * (c[x] - a[x])
+    // Each point's two kept coordinates, (k + 1) % 3 then (k + 2) % 3.
+    let flat = |p: &Vector<Real>| match k {
+        0 => (p.y, p.z),
+        1 => (p.z, p.x),
+        _ => (p.x, p.y),
     };
-    let mu = n[k];
-    let c = [
-        area(&projected, &s1, &s2),
-        area(&s0, &projected, &s2),
-        area(&s0, &s1, &projected),
-    ];
+    let area = |a: (Real, Real), b: (Real, Real), c: (Real, Real)| {
+        (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
+    };
+    let mu = component(&n, k);
+    let (p, f0, f1, f2) = (flat(&projected), flat(&s0), flat(&s1), flat(&s2));
+    let c = [area(p, f1, f2), area(f0, p, f2), area(f0, f1, p)];
     if c.iter().all(|&ci| same_sign(mu, ci)) {
         let projection = (nn > 0.0 && nn.is_finite()).then_some(projected);
         return ([c[0] / mu, c[1] / mu, c[2] / mu], 0b111, projection);
@@ -476,8 +491,17 @@ const MAX_RESTARTS: usize = 4;
 /// of that dot product (1e-6 of `|v| |w|`, about eight times f32's). This is GJK's only proof
 /// that the cores are apart; an estimate `v` can carry f32 noise (seen: a sliver triangle's
 /// signed areas losing 1e-4 of the weights), and a search that stalls on it proves nothing.
+///
+/// Compared squared (no square roots) while both squared lengths lie well inside f32's range,
+/// where the squares of the two sides cannot overflow or lose precision to subnormals.
 fn separates(v: &Vector<Real>, w: &SupportPoint) -> bool {
-    v.dot(&w.w) > 1.0e-6 * length(v) * length(&w.w)
+    let d = v.dot(&w.w);
+    let (vv, ww) = (v.norm_squared(), w.w.norm_squared());
+    if (1.0e-12..=1.0e12).contains(&vv) && (1.0e-12..=1.0e12).contains(&ww) {
+        d > 0.0 && d * d > 1.0e-12 * (vv * ww)
+    } else {
+        d > 1.0e-6 * length(v) * length(&w.w)
+    }
 }
 
 impl Simplex {
