@@ -78,7 +78,11 @@ impl BodyState {
 
 /// What integration and preparation read of one moving body. Kinematic bodies have zero
 /// inverse mass and inertia: they move at their velocity and are not pushed.
+///
+/// Laid out in order (`repr(C)`): the wide preparation reads the inverse mass and inertia as
+/// two vectors of eight floats.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub struct BodySim {
     /// 1 / mass (1/kg); 0 for kinematic bodies.
     pub inv_mass: Real,

@@ -394,14 +394,17 @@ impl<const L: usize> Bundle<L> {
         settings: &ContactSettings,
     ) {
         let mut inputs = Inputs::default();
-        self.prepare_with(cold, &mut inputs, (bodies, contacts), indices, settings);
+        self.prepare_with::<false>(cold, &mut inputs, (bodies, contacts), indices, settings);
     }
 
     /// [`Bundle::prepare`] with the caller's scratch for the inputs, which a worker keeps for
     /// all its bundles: a full bundle writes every lane of it, so only a partial one clears it
     /// first (zeroing its 2 KB for every bundle cost 4% of `pyramid`'s instructions).
     #[inline(always)]
-    pub(crate) fn prepare_with(
+    ///
+    /// With `AVX2` (only inside the AVX2-compiled preparation), a full bundle of eight is
+    /// loaded by transposes ([`Bundle::load_eight`]).
+    pub(crate) fn prepare_with<const AVX2: bool>(
         &mut self,
         cold: &mut BundleCold<L>,
         inputs: &mut Inputs<L>,
@@ -409,6 +412,15 @@ impl<const L: usize> Bundle<L> {
         indices: &[u32],
         settings: &ContactSettings,
     ) {
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 && L == 8 && indices.len() == 8 {
+            self.lanes = 8;
+            // SAFETY: L is 8 and the bundle full; AVX2 is set only by the AVX2-compiled
+            // preparation, run on a CPU that has it.
+            unsafe { self.load_eight(cold, inputs, (bodies, contacts), indices, settings) };
+            self.derive(cold, inputs);
+            return;
+        }
         if indices.len() < L {
             *self = Bundle::empty();
             *cold = BundleCold::default();
@@ -491,6 +503,168 @@ impl<const L: usize> Bundle<L> {
             q.max_normal_impulse.0[lane] = 0.0;
             inputs.separation[k].0[lane] = p.separation;
             inputs.present[k].0[lane] = if k < contact.points.len() { 1.0 } else { 0.0 };
+        }
+    }
+
+    /// [`Bundle::load_lane`] for every lane of a full bundle of eight, by transposes: each
+    /// contact's, body's and point's fields are read as rows of eight floats and leave as
+    /// lanes, so that `derive` reads whole vectors that were written whole (lanes stored one
+    /// float at a time and read back as a vector stall every such load, and the lane-by-lane
+    /// copies were half the preparation's instructions). The same numbers moved, nothing
+    /// computed: the same bits as `load_lane`.
+    ///
+    /// # Safety
+    /// `L` is 8, `indices` holds eight indices of `contacts`, and the CPU has AVX2 and the
+    /// caller is compiled with it.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load_eight(
+        &mut self,
+        cold: &mut BundleCold<L>,
+        inputs: &mut Inputs<L>,
+        (bodies, contacts): (&Bodies, &[Contact]),
+        indices: &[u32],
+        settings: &ContactSettings,
+    ) {
+        use crate::body::{BodySim, BodyState};
+        use crate::contact::ContactPointInput;
+        use crate::transpose::columns;
+        use std::mem::offset_of;
+        // What the rows below read, at the offsets they read it.
+        const _: () = {
+            assert!(offset_of!(Contact, body_b) == 4 && offset_of!(Contact, normal) == 8);
+            assert!(offset_of!(Contact, material) == 20);
+            assert!(offset_of!(crate::contact::ContactMaterial, restitution) == 4);
+            assert!(offset_of!(crate::contact::ContactMaterial, rolling_resistance) == 8);
+            assert!(
+                offset_of!(Contact, twist_impulse) == offset_of!(Contact, friction_impulse) + 12
+            );
+            assert!(offset_of!(Contact, user_index) == offset_of!(Contact, friction_impulse) + 28);
+            assert!(offset_of!(ContactPointInput, anchor_b) == 12);
+            assert!(offset_of!(ContactPointInput, normal_impulse) == 28);
+            assert!(offset_of!(BodySim, inv_mass) == 0 && offset_of!(BodySim, inv_inertia) == 4);
+            assert!(offset_of!(BodyState, angular_velocity) == 12);
+        };
+        /// Stands for a static body's masses and a missing point: ten zeros.
+        static ZEROS: [f32; 10] = [0.0; 10];
+        // SAFETY: the caller's contract makes these `Bundle<8>`, `BundleCold<8>`, `Inputs<8>`.
+        let (this, cold, inputs) = unsafe {
+            (
+                &mut *(self as *mut Bundle<L> as *mut Bundle<8>),
+                &mut *(cold as *mut BundleCold<L> as *mut BundleCold<8>),
+                &mut *(inputs as *mut Inputs<L> as *mut Inputs<8>),
+            )
+        };
+        let contact: [&Contact; 8] = std::array::from_fn(|lane| &contacts[indices[lane] as usize]);
+        let v3 = |c: &[F<8>], at: usize| V3 {
+            x: c[at],
+            y: c[at + 1],
+            z: c[at + 2],
+        };
+        // SAFETY (every `columns` below): AVX2 by the caller's contract, and each row is eight
+        // initialised 4-byte words inside one value, at the offsets asserted above: a
+        // contact's first eight, its friction impulse to its user index, a point's anchors to
+        // its impulse, a body's inverse mass to its inertia's seventh entry and its inertia's
+        // second to ninth, a body state's first eight, or `ZEROS`.
+        let head = unsafe { columns(contact.map(|c| c as *const Contact as *const f32)) };
+        this.pair.body_a = head[0].0.map(f32::to_bits);
+        this.pair.body_b = head[1].0.map(f32::to_bits);
+        this.source = std::array::from_fn(|lane| indices[lane]);
+        this.normal = v3(&head, 2);
+        this.friction = head[5];
+        cold.restitution = head[6];
+        cold.rolling_resistance = head[7];
+        let tail =
+            unsafe { columns(contact.map(|c| &c.friction_impulse as *const Vector as *const f32)) };
+        inputs.friction_impulse = v3(&tail, 0);
+        this.twist_impulse = tail[3];
+        // Masses: rows from the inverse mass (mass, inertia entries 0 to 6) and from the
+        // inertia's second entry (entries 1 to 8); column-major, entry 3 j + i is row i of
+        // column j.
+        let sim = |body: u32| {
+            bodies
+                .sims
+                .get(body as usize)
+                .map_or(ZEROS.as_ptr(), |s| s as *const BodySim as *const f32)
+        };
+        for (index, inv_mass, sym, m3) in [
+            (
+                this.pair.body_a,
+                &mut this.pair.inv_mass_a,
+                &mut this.pair.inv_inertia_a,
+                &mut inputs.inertia_a,
+            ),
+            (
+                this.pair.body_b,
+                &mut this.pair.inv_mass_b,
+                &mut this.pair.inv_inertia_b,
+                &mut inputs.inertia_b,
+            ),
+        ] {
+            let rows = index.map(sim);
+            let first = unsafe { columns(rows) };
+            // SAFETY: two floats on, still inside the body (or `ZEROS`).
+            let second = unsafe { columns(rows.map(|p| p.add(2))) };
+            let e = [
+                first[1], first[2], first[3], first[4], first[5], first[6], first[7], second[6],
+                second[7],
+            ];
+            *inv_mass = first[0];
+            *sym = Sym {
+                xx: e[0],
+                yy: e[4],
+                zz: e[8],
+                xy: e[3],
+                xz: e[6],
+                yz: e[7],
+            };
+            m3.columns = [v3(&e, 0), v3(&e, 3), v3(&e, 6)];
+        }
+        // Velocities at the start of the step.
+        let state = |body: u32| bodies.state(body) as *const BodyState as *const f32;
+        let a = unsafe { columns(this.pair.body_a.map(state)) };
+        let b = unsafe { columns(this.pair.body_b.map(state)) };
+        (inputs.velocity_a, inputs.spin_a) = (v3(&a, 0), v3(&a, 3));
+        (inputs.velocity_b, inputs.spin_b) = (v3(&b, 0), v3(&b, 3));
+        // The points: a missing one reads as zeros.
+        for k in 0..WIDE_POINTS {
+            let point = |c: &Contact| {
+                c.points.get(k).map_or(ZEROS.as_ptr(), |p| {
+                    p as *const ContactPointInput as *const f32
+                })
+            };
+            let p = unsafe { columns(contact.map(point)) };
+            (inputs.anchor_a[k], inputs.anchor_b[k]) = (v3(&p, 0), v3(&p, 3));
+            inputs.separation[k] = p[6];
+            this.points[k].normal_impulse = p[7];
+            this.points[k].max_normal_impulse = F::splat(0.0);
+            inputs.present[k] = F(contact.map(|c| if k < c.points.len() { 1.0 } else { 0.0 }));
+        }
+        // Softness by whether a side is static; restitution and rolling flags.
+        for lane in 0..8 {
+            let (ma, mb) = (this.pair.inv_mass_a.0[lane], this.pair.inv_mass_b.0[lane]);
+            let softness = if ma == 0.0 || mb == 0.0 {
+                settings.static_softness
+            } else {
+                settings.softness
+            };
+            this.bias_rate.0[lane] = softness.bias_rate;
+            this.mass_scale.0[lane] = softness.mass_scale;
+            this.impulse_scale.0[lane] = softness.impulse_scale;
+        }
+        this.bounces = cold.restitution.0.iter().any(|&r| r != 0.0);
+        this.rolling = cold.rolling_resistance.0.iter().any(|&r| r > 0.0);
+        cold.rolling_mass = Sym::default();
+        cold.rolling_impulse = V3::default();
+        if this.rolling {
+            for (lane, c) in contact.iter().enumerate() {
+                if c.material.rolling_resistance > 0.0 {
+                    let (ia, ib) = (bodies.mass(c.body_a).1, bodies.mass(c.body_b).1);
+                    let mass = (ia + ib).try_inverse().unwrap_or_else(Matrix::zeros);
+                    cold.rolling_mass.set(lane, &mass);
+                    cold.rolling_impulse.set(lane, &c.rolling_impulse);
+                }
+            }
         }
     }
 
@@ -1077,5 +1251,131 @@ mod tests {
         assert_eq!(bundle.pair.inv_mass_a.0[empty], 0.0);
         assert_eq!(bundle.tangent_mass[0].0[empty], 0.0);
         assert!(bundle.tangents[0].get(empty).iter().all(|x| *x == 0.0));
+    }
+
+    /// A full bundle of eight loaded by transposes (the AVX2 preparation) holds what one loaded
+    /// lane by lane holds, bit for bit, in the bundle, its cold half and the inputs: static
+    /// bodies on either side, one to four points, rolling resistance and restitution in some
+    /// lanes, a negative zero, a NaN separation, a point's impulse left from an earlier step.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_full_bundle_loaded_by_transposes_is_the_one_loaded_lane_by_lane() {
+        #[target_feature(enable = "avx2")]
+        unsafe fn transposed(
+            bundle: &mut Bundle<8>,
+            cold: &mut BundleCold<8>,
+            inputs: &mut Inputs<8>,
+            sources: (&Bodies, &[Contact]),
+            indices: &[u32],
+            settings: &ContactSettings,
+        ) {
+            bundle.prepare_with::<true>(cold, inputs, sources, indices, settings);
+        }
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let mut rng = Lcg(11);
+        let mut bodies = Bodies::default();
+        for i in 0..10 {
+            let turn = Quaternion::from_euler_angles(rng.next(), rng.next(), rng.next());
+            let d = Matrix::from_diagonal(&Vector::new(1.3, 0.7 + 0.1 * i as Real, 2.1));
+            let r = turn.to_rotation_matrix().into_inner();
+            let sim = if i == 9 {
+                BodySim::with_mass(0.0, Matrix::zeros())
+            } else {
+                BodySim::with_mass(0.5 + 0.1 * i as Real, r * d * r.transpose())
+            };
+            bodies.push(BodyState::moving(rng.vector(), rng.vector()), sim);
+        }
+        let settings = SolverSettings::default().contact_settings(1.0 / 60.0);
+        for round in 0..50 {
+            let body = |rng: &mut Lcg| match (rng.next() * 12.0) as i64 {
+                x if (0..10).contains(&x) => x as u32,
+                _ => STATIC,
+            };
+            let contacts: Vec<Contact> = (0..8)
+                .map(|i| {
+                    let a = body(&mut rng);
+                    let b = match body(&mut rng) {
+                        b if b == a => STATIC,
+                        b => b,
+                    };
+                    Contact {
+                        body_a: a,
+                        body_b: if a == STATIC && b == STATIC { 0 } else { b },
+                        normal: rng.vector().normalize(),
+                        material: ContactMaterial {
+                            friction: 0.6 * rng.next().abs(),
+                            restitution: if (i + round) % 3 == 0 { 0.3 } else { 0.0 },
+                            spring: None,
+                            rolling_resistance: if (i + round) % 5 == 0 { 0.02 } else { 0.0 },
+                        },
+                        points: (0..=(i + round) % 4)
+                            .map(|k| ContactPointInput {
+                                anchor_a: rng.vector(),
+                                anchor_b: rng.vector(),
+                                separation: match (i + k) % 7 {
+                                    0 => -0.0,
+                                    6 if round == 3 => Real::NAN,
+                                    _ => 0.1 * rng.next(),
+                                },
+                                normal_impulse: rng.next().abs(),
+                                max_normal_impulse: rng.next().abs(),
+                            })
+                            .collect(),
+                        friction_impulse: rng.vector(),
+                        twist_impulse: rng.next(),
+                        rolling_impulse: rng.vector(),
+                        user_index: i as u32,
+                    }
+                })
+                .collect();
+            let indices: Vec<u32> = (0..8).rev().collect();
+            let sources = (&bodies, contacts.as_slice());
+            let (mut lane_by_lane, mut cold_a, mut inputs_a) = (
+                Bundle::<8>::empty(),
+                BundleCold::default(),
+                Inputs::default(),
+            );
+            lane_by_lane.prepare_with::<false>(
+                &mut cold_a,
+                &mut inputs_a,
+                sources,
+                &indices,
+                &settings,
+            );
+            let (mut by_transposes, mut cold_b, mut inputs_b) = (
+                Bundle::<8>::empty(),
+                BundleCold::default(),
+                Inputs::default(),
+            );
+            // SAFETY: the CPU has AVX2 (checked above).
+            unsafe {
+                transposed(
+                    &mut by_transposes,
+                    &mut cold_b,
+                    &mut inputs_b,
+                    sources,
+                    &indices,
+                    &settings,
+                )
+            };
+            // Debug prints every float's bits apart (a sign of zero, a NaN) but NaN payloads.
+            assert_eq!(
+                format!("{lane_by_lane:?}"),
+                format!("{by_transposes:?}"),
+                "round {round}"
+            );
+            assert_eq!(
+                format!("{cold_a:?}"),
+                format!("{cold_b:?}"),
+                "round {round}"
+            );
+            assert_eq!(
+                format!("{inputs_a:?}"),
+                format!("{inputs_b:?}"),
+                "round {round}"
+            );
+        }
     }
 }

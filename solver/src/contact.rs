@@ -44,8 +44,11 @@ use crate::body::{Bodies, BodyState};
 use crate::softness::{Softness, Spring, SpringSoftness};
 use crate::{Matrix, Real, Vector};
 
-/// One contact point as the engine hands it over, and as the solver hands it back.
+/// One contact point as the engine hands it over, and as the solver hands it back. Laid out
+/// in order (`repr(C)`): the wide preparation reads its first eight floats (anchors,
+/// separation, impulse) as one vector.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub struct ContactPointInput {
     /// The point on A, relative to A's centre of mass (world orientation).
     pub anchor_a: Vector,
@@ -64,7 +67,12 @@ pub struct ContactPointInput {
 /// impulses: the solver's contact list is a list of these, filled by the engine each step.
 /// The solver prepares its own constraints from them (in lanes for the wide kernel, as
 /// [`ContactConstraint`]s for the others), so that nothing larger is copied per contact.
+///
+/// Laid out in order (`repr(C)`): the wide preparation reads its first eight words (bodies,
+/// normal, friction, restitution, rolling resistance) and the eight from its friction impulse
+/// on (impulses and user index) as vectors.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct Contact {
     /// Body A's solver index, or [`crate::body::STATIC`].
     pub body_a: u32,
@@ -195,17 +203,18 @@ pub struct ContactPoint {
 
 /// What two colliders' materials make of their contact, already mixed by the engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct ContactMaterial {
     /// Friction coefficient.
     pub friction: Real,
     /// Restitution (rigid contacts only: a soft contact bounces by its spring).
     pub restitution: Real,
-    /// A soft (penalty) contact: overlap is pushed back by this spring, per point, instead of
-    /// the solver's contact softness.
-    pub spring: Option<Spring>,
     /// Rolling resistance as a torque arm (m): the largest rolling torque is this times the
     /// normal force (the engine multiplies the coefficient by the rounder shape's radius).
     pub rolling_resistance: Real,
+    /// A soft (penalty) contact: overlap is pushed back by this spring, per point, instead of
+    /// the solver's contact softness.
+    pub spring: Option<Spring>,
 }
 
 /// What a contact's rows share, prepared once per step: the bodies and their masses, the

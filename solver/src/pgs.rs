@@ -415,8 +415,8 @@ impl Stages<'_> {
         // SAFETY: disjoint shares of the filled list.
         unsafe {
             match self.lanes {
-                1 => prepare_part(&self.lists.0, range, &input),
-                4 => prepare_part(&self.lists.1, range, &input),
+                1 => prepare_part::<1, false>(&self.lists.0, range, &input),
+                4 => prepare_part::<4, false>(&self.lists.1, range, &input),
                 _ => prepare_part_eight(&self.lists.2, range, &input),
             }
         }
@@ -686,12 +686,13 @@ struct Span {
     end: u32,
 }
 
-/// Prepares bundles `range` of `lists` (see [`Bundle::prepare`]).
+/// Prepares bundles `range` of `lists` (see [`Bundle::prepare`]; `AVX2` only from the
+/// AVX2-compiled caller, see `Bundle::prepare_with`).
 ///
 /// # Safety
 /// `range` within the lists, and no other worker touching those bundles meanwhile.
 #[inline(always)]
-unsafe fn prepare_part<const L: usize>(
+unsafe fn prepare_part<const L: usize, const AVX2: bool>(
     lists: &Lists<L>,
     range: std::ops::Range<usize>,
     input: &Preparation,
@@ -702,7 +703,7 @@ unsafe fn prepare_part<const L: usize>(
     let sources = (input.bodies, input.contacts);
     for ((bundle, cold), span) in hot.iter_mut().zip(cold).zip(&input.spans[range]) {
         let indices = &input.colours[span.colour as usize][span.start as usize..span.end as usize];
-        bundle.prepare_with(cold, &mut inputs, sources, indices, input.settings);
+        bundle.prepare_with::<AVX2>(cold, &mut inputs, sources, indices, input.settings);
     }
 }
 
@@ -717,7 +718,7 @@ unsafe fn prepare_part_eight(lists: &Lists<8>, range: std::ops::Range<usize>, in
         #[target_feature(enable = "avx2")]
         unsafe fn avx2(lists: &Lists<8>, range: std::ops::Range<usize>, input: &Preparation) {
             // SAFETY: passed on from the caller.
-            unsafe { prepare_part(lists, range, input) }
+            unsafe { prepare_part::<8, true>(lists, range, input) }
         }
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` adds to the
@@ -726,7 +727,7 @@ unsafe fn prepare_part_eight(lists: &Lists<8>, range: std::ops::Range<usize>, in
         }
     }
     // SAFETY: the caller's contract.
-    unsafe { prepare_part(lists, range, input) }
+    unsafe { prepare_part::<8, false>(lists, range, input) }
 }
 
 /// Hands the impulses of bundles `range` of `lists` back to their contacts.

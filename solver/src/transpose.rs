@@ -49,6 +49,17 @@ unsafe fn transpose(r: [__m256; 8]) -> [__m256; 8] {
     }
 }
 
+/// Eight floats from each of `rows` (unaligned), turned into eight lanes of each.
+///
+/// # Safety
+/// Each pointer valid for reading eight initialised floats; the CPU must have AVX2, and the
+/// caller be compiled with it.
+#[inline(always)]
+pub(crate) unsafe fn columns(rows: [*const f32; 8]) -> [F<8>; 8] {
+    // SAFETY: the caller's contract.
+    unsafe { transpose(rows.map(|row| _mm256_loadu_ps(row))).map(lanes) }
+}
+
 #[inline(always)]
 fn lanes(x: __m256) -> F<8> {
     // SAFETY: both are eight f32s.
