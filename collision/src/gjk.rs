@@ -102,13 +102,30 @@ impl<'s> CorePair<'s> {
     /// The point of `core(A) - core(B)` farthest along `dir`.
     #[inline]
     pub fn support(&self, dir: &Vector<Real>) -> SupportPoint {
-        let a = self.a.core_support(dir);
+        let a = core_support(self.a, dir);
         let local_dir_b = self.rotation_ab.tr_mul(&-dir);
         let b = Point::from(
-            self.rotation_ab * self.b.core_support(&local_dir_b).coords
+            self.rotation_ab * core_support(self.b, &local_dir_b).coords
                 + self.pose_ab.translation.vector,
         );
         SupportPoint { a, b, w: a - b }
+    }
+}
+
+/// [`Shape::core_support`], a box's answered in place: a call in GJK's loop makes the caller
+/// save every vector register it holds, which cost more than a box's support itself.
+#[inline(always)]
+fn core_support(shape: &Shape, dir: &Vector<Real>) -> Point<Real> {
+    match shape {
+        Shape::Cuboid(c) => {
+            let h = c.half_extents;
+            Point::new(
+                if dir.x >= 0.0 { h.x } else { -h.x },
+                if dir.y >= 0.0 { h.y } else { -h.y },
+                if dir.z >= 0.0 { h.z } else { -h.z },
+            )
+        }
+        _ => shape.core_support(dir),
     }
 }
 
@@ -494,6 +511,7 @@ const MAX_RESTARTS: usize = 4;
 ///
 /// Compared squared (no square roots) while both squared lengths lie well inside f32's range,
 /// where the squares of the two sides cannot overflow or lose precision to subnormals.
+#[inline(always)]
 fn separates(v: &Vector<Real>, w: &SupportPoint) -> bool {
     let d = v.dot(&w.w);
     let (vv, ww) = (v.norm_squared(), w.w.norm_squared());
