@@ -574,8 +574,12 @@ impl<const L: usize> Bundle<L> {
         this.friction = head[5];
         cold.restitution = head[6];
         cold.rolling_resistance = head[7];
-        let tail =
-            unsafe { columns(contact.map(|c| &c.friction_impulse as *const Vector as *const f32)) };
+        // (From the whole contact's pointer: the row reads past the one field.)
+        let impulses = |c: &Contact| {
+            (c as *const Contact as *const u8).wrapping_add(offset_of!(Contact, friction_impulse))
+                as *const f32
+        };
+        let tail = unsafe { columns(contact.map(impulses)) };
         inputs.friction_impulse = v3(&tail, 0);
         this.twist_impulse = tail[3];
         // Masses: rows from the inverse mass (mass, inertia entries 0 to 6) and from the
