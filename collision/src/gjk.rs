@@ -117,14 +117,7 @@ impl<'s> CorePair<'s> {
 #[inline(always)]
 fn core_support(shape: &Shape, dir: &Vector<Real>) -> Point<Real> {
     match shape {
-        Shape::Cuboid(c) => {
-            let h = c.half_extents;
-            Point::new(
-                if dir.x >= 0.0 { h.x } else { -h.x },
-                if dir.y >= 0.0 { h.y } else { -h.y },
-                if dir.z >= 0.0 { h.z } else { -h.z },
-            )
-        }
+        Shape::Cuboid(c) => crate::shape::box_support(c, dir),
         _ => shape.core_support(dir),
     }
 }

@@ -159,6 +159,17 @@ pub enum Shape {
     HeightField(Arc<HeightField>),
 }
 
+/// A box's corner farthest along `dir` (local frame; ties to the positive side).
+#[inline(always)]
+pub(crate) fn box_support(c: &Cuboid, dir: &Vector<Real>) -> Point<Real> {
+    let h = c.half_extents;
+    Point::new(
+        if dir.x >= 0.0 { h.x } else { -h.x },
+        if dir.y >= 0.0 { h.y } else { -h.y },
+        if dir.z >= 0.0 { h.z } else { -h.z },
+    )
+}
+
 fn finite_positive(x: Real) -> Result<Real, ShapeError> {
     if !x.is_finite() {
         Err(ShapeError::NonFinite)
@@ -520,14 +531,7 @@ impl Shape {
                     c.segment.a
                 }
             }
-            Shape::Cuboid(c) => {
-                let h = c.half_extents;
-                Point::new(
-                    if dir.x >= 0.0 { h.x } else { -h.x },
-                    if dir.y >= 0.0 { h.y } else { -h.y },
-                    if dir.z >= 0.0 { h.z } else { -h.z },
-                )
-            }
+            Shape::Cuboid(c) => box_support(c, dir),
             Shape::ConvexHull(hull) => {
                 let points = hull.points();
                 points[crate::support::farthest(points, dir)]

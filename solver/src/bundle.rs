@@ -474,14 +474,7 @@ impl<const L: usize> Bundle<L> {
         self.friction.0[lane] = material.friction;
         cold.restitution.0[lane] = material.restitution;
         self.bounces |= material.restitution != 0.0;
-        let softness = if inv_mass_a == 0.0 || inv_mass_b == 0.0 {
-            settings.static_softness
-        } else {
-            settings.softness
-        };
-        self.bias_rate.0[lane] = softness.bias_rate;
-        self.mass_scale.0[lane] = softness.mass_scale;
-        self.impulse_scale.0[lane] = softness.impulse_scale;
+        self.set_softness(lane, settings);
         inputs.friction_impulse.set(lane, &contact.friction_impulse);
         self.twist_impulse.0[lane] = contact.twist_impulse;
         let rolling = material.rolling_resistance;
@@ -646,15 +639,7 @@ impl<const L: usize> Bundle<L> {
         }
         // Softness by whether a side is static; restitution and rolling flags.
         for lane in 0..8 {
-            let (ma, mb) = (this.pair.inv_mass_a.0[lane], this.pair.inv_mass_b.0[lane]);
-            let softness = if ma == 0.0 || mb == 0.0 {
-                settings.static_softness
-            } else {
-                settings.softness
-            };
-            this.bias_rate.0[lane] = softness.bias_rate;
-            this.mass_scale.0[lane] = softness.mass_scale;
-            this.impulse_scale.0[lane] = softness.impulse_scale;
+            this.set_softness(lane, settings);
         }
         this.bounces = cold.restitution.0.iter().any(|&r| r != 0.0);
         this.rolling = cold.rolling_resistance.0.iter().any(|&r| r > 0.0);
@@ -670,6 +655,21 @@ impl<const L: usize> Bundle<L> {
                 }
             }
         }
+    }
+
+    /// Lane `lane`'s contact softness: the static one if a side has no inverse mass (its
+    /// masses already loaded).
+    #[inline(always)]
+    fn set_softness(&mut self, lane: usize, settings: &ContactSettings) {
+        let (ma, mb) = (self.pair.inv_mass_a.0[lane], self.pair.inv_mass_b.0[lane]);
+        let softness = if ma == 0.0 || mb == 0.0 {
+            settings.static_softness
+        } else {
+            settings.softness
+        };
+        self.bias_rate.0[lane] = softness.bias_rate;
+        self.mass_scale.0[lane] = softness.mass_scale;
+        self.impulse_scale.0[lane] = softness.impulse_scale;
     }
 
     /// Everything the lanes' inputs imply, all lanes at once, as [`ContactFrame::new`] and
@@ -1143,23 +1143,29 @@ mod tests {
 
     use crate::testing::Lcg;
 
-    /// The wide preparation gives, lane by lane and bit for bit, what the scalar preparation
-    /// of the same contact gives: friction frame and centre, masses, and every point's row.
-    #[test]
-    fn wide_preparation_matches_the_scalar_one() {
-        let mut rng = Lcg(7);
+    /// `count` moving bodies of unequal moments turned at random, the last with no mass.
+    fn turned_bodies(rng: &mut Lcg, count: usize) -> Bodies {
         let mut bodies = Bodies::default();
-        for i in 0..6 {
+        for i in 0..count {
             let turn = Quaternion::from_euler_angles(rng.next(), rng.next(), rng.next());
             let d = Matrix::from_diagonal(&Vector::new(1.3, 0.7 + 0.1 * i as Real, 2.1));
             let r = turn.to_rotation_matrix().into_inner();
-            let sim = if i == 5 {
+            let sim = if i + 1 == count {
                 BodySim::with_mass(0.0, Matrix::zeros())
             } else {
                 BodySim::with_mass(0.5 + 0.1 * i as Real, r * d * r.transpose())
             };
             bodies.push(BodyState::moving(rng.vector(), rng.vector()), sim);
         }
+        bodies
+    }
+
+    /// The wide preparation gives, lane by lane and bit for bit, what the scalar preparation
+    /// of the same contact gives: friction frame and centre, masses, and every point's row.
+    #[test]
+    fn wide_preparation_matches_the_scalar_one() {
+        let mut rng = Lcg(7);
+        let bodies = turned_bodies(&mut rng, 6);
         let pairs = [
             (0, 1),
             (2, STATIC),
@@ -1279,18 +1285,7 @@ mod tests {
             return;
         }
         let mut rng = Lcg(11);
-        let mut bodies = Bodies::default();
-        for i in 0..10 {
-            let turn = Quaternion::from_euler_angles(rng.next(), rng.next(), rng.next());
-            let d = Matrix::from_diagonal(&Vector::new(1.3, 0.7 + 0.1 * i as Real, 2.1));
-            let r = turn.to_rotation_matrix().into_inner();
-            let sim = if i == 9 {
-                BodySim::with_mass(0.0, Matrix::zeros())
-            } else {
-                BodySim::with_mass(0.5 + 0.1 * i as Real, r * d * r.transpose())
-            };
-            bodies.push(BodyState::moving(rng.vector(), rng.vector()), sim);
-        }
+        let bodies = turned_bodies(&mut rng, 10);
         let settings = SolverSettings::default().contact_settings(1.0 / 60.0);
         for round in 0..50 {
             let body = |rng: &mut Lcg| match (rng.next() * 12.0) as i64 {
