@@ -3,6 +3,7 @@
 //! where the step left their bodies.
 
 use super::*;
+use parry3d::bounding_volume::Aabb;
 
 /// Fewest pairs for which the narrow phase is split over threads: below it, waking the workers
 /// costs more than it saves.
@@ -11,8 +12,8 @@ const PARALLEL_PAIRS: usize = 512;
 const PARALLEL_PROXIES: usize = 128;
 
 impl World {
-    /// Moves every collider to its body's pose, with its box grown by the distance its body can
-    /// travel this step, and lets the broad phase report pairs that began or ended.
+    /// Moves every collider to its body's pose, with its box swept over the step
+    /// ([`broad_phase_box`]), and lets the broad phase report pairs that began or ended.
     pub(super) fn update_broad_phase(&mut self, dt: Real) {
         self.proxy_motion.clear();
         self.proxy_motion
@@ -33,10 +34,7 @@ impl World {
             self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
             // Every pair of the proxy takes it off its budget in this update.
             collider.moved = 0.0;
-            let aabb = collider
-                .shape
-                .aabb(&collider.world_pose)
-                .loosened(reach(body, collider, dt));
+            let aabb = broad_phase_box(body, collider, dt);
             self.broad_phase.set_aabb(collider.proxy, aabb);
         }
         self.pair_events.clear();
@@ -161,11 +159,28 @@ fn motion(before: &Isometry<Real>, after: &Isometry<Real>, radius: Real) -> Real
     shift + chord * radius
 }
 
-/// How far (m) any point of `collider` can travel in `dt`: its box grows by this much in the
-/// broad phase, and its contacts are kept this much further apart (speculative).
-fn reach(body: &RigidBody, collider: &Collider, dt: Real) -> Real {
-    let speed = body.linear_velocity.norm() + body.angular_velocity.norm() * collider.scale;
-    (speed * dt).min(MAX_SPECULATIVE_DISTANCE)
+/// The box the broad phase holds `collider` in for a step of `dt`: its box where it is, and the
+/// same box where its body's velocity takes it by the step's end (the motion capped at
+/// `MAX_SPECULATIVE_DISTANCE`, beyond which continuous collision takes over), grown all round
+/// by how far its turn can carry any of its points and by half the speculative distance.
+///
+/// Two colliders are paired, then, when their shapes come within the speculative distance of
+/// each other or their motions over the step can bring them together, and not merely because
+/// they move fast: a box grown all round by its speed paired every cube of a falling grid with
+/// its neighbours beside it, 0.2 m away and falling alongside (`boxes`: 46,500 pairs for the
+/// 4,096 the pile touches), where the swept box grows along the fall only. Rapier and Box2D
+/// likewise keep the prediction distance in the box their broad phase is given.
+fn broad_phase_box(body: &RigidBody, collider: &Collider, dt: Real) -> Aabb {
+    let here = collider.shape.aabb(&collider.world_pose);
+    let mut travel = body.linear_velocity * dt;
+    let length = travel.norm();
+    if length > MAX_SPECULATIVE_DISTANCE {
+        travel *= MAX_SPECULATIVE_DISTANCE / length;
+    }
+    let there = Aabb::new(here.mins + travel, here.maxs + travel);
+    let turn = body.angular_velocity.norm() * collider.scale * dt;
+    here.merged(&there)
+        .loosened(turn.min(MAX_SPECULATIVE_DISTANCE) + SPECULATIVE_DISTANCE / 2.0)
 }
 
 /// A proxy's collider as the narrow phase reads it each step.
