@@ -38,13 +38,12 @@ use smallvec::SmallVec;
 /// assert_eq!(shape.check(), Ok(()));
 /// ```
 #[derive(Clone, Debug)]
+// In this order, so that what every step reads first (the counts, then the points, read for
+// the bounding box of every moving hull) starts the allocation: laid out by the compiler, the
+// vertex count lay 1.2 KB from the points, in a line of its own, missed for each of a thousand
+// hulls (`convex`: the bounding boxes 6.1% of the step's samples before, 3.4% after).
+#[repr(C)]
 pub struct Hull {
-    /// The points, then the faces' outward unit normals (as points). Inline up to 32: a hull of
-    /// n points has at most 2n - 4 faces.
-    geometry: SmallVec<[Point<Real>; 32]>,
-    /// Per vertex its first face and face count in `faces_around`, per face its first vertex
-    /// and vertex count in `on_face`, then `faces_around` and `on_face` themselves.
-    topology: SmallVec<[u32; 160]>,
     /// Vertex count.
     vertices: u32,
     /// The farthest any point lies from the local origin (m).
@@ -53,6 +52,12 @@ pub struct Hull {
     around_at: u32,
     /// Where `on_face` starts in `topology`.
     on_face_at: u32,
+    /// The points, then the faces' outward unit normals (as points). Inline up to 32: a hull of
+    /// n points has at most 2n - 4 faces.
+    geometry: SmallVec<[Point<Real>; 32]>,
+    /// Per vertex its first face and face count in `faces_around`, per face its first vertex
+    /// and vertex count in `on_face`, then `faces_around` and `on_face` themselves.
+    topology: SmallVec<[u32; 160]>,
     polyhedron: ConvexPolyhedron,
 }
 
