@@ -81,6 +81,9 @@ pub struct StepReport {
     /// again: they had moved less than the recycling tolerance relative to each other
     /// (`sprung_collision::narrow_phase::RECYCLE_DISTANCE`).
     pub recycled_pairs: usize,
+    /// Pairs of colliders that may touch whose boxes the broad phase found overlapping: the
+    /// narrow phase's work list, touching or not (each is one record it walks every step).
+    pub broad_phase_pairs: usize,
     /// Wall time of the collision stages (broad and narrow phase), ms.
     pub collide_ms: f64,
     /// Wall time of the broad phase, ms (part of `collide_ms`).
@@ -884,6 +887,7 @@ impl World {
                 .count(),
             contact_points: self.solver.contacts.iter().map(|c| c.points.len()).sum(),
             recycled_pairs: self.narrow_phase.recycled(),
+            broad_phase_pairs: self.narrow_phase.contacts().len(),
             limited_springs: self.limited.len(),
             ..StepReport::default()
         }
