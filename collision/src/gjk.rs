@@ -594,19 +594,31 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
     // neither answer may stand without a proof.
     let mut proven: Option<(Vector<Real>, usize)> = None;
     let mut restarts = 0;
+    // The largest squared length of any vertex the simplex has held: a bound on its size
+    // (every vertex it holds now was held once).
+    let mut largest = simplices[0]
+        .points()
+        .iter()
+        .map(|p| p.w.norm_squared())
+        .fold(0.0, Real::max);
     while simplices[at].len < 4 && iterations < MAX_ITERATIONS {
         iterations += 1;
         let len = simplices[at].len;
         let vv = v.norm_squared();
-        let size = simplices[at]
-            .points()
-            .iter()
-            .map(|p| p.w.norm_squared())
-            .fold(0.0, Real::max);
-        if vv <= OVERLAP_TOLERANCE * OVERLAP_TOLERANCE * size.max(Real::MIN_POSITIVE) {
-            break;
+        // The simplex's size is only needed once `v` is small against every vertex seen.
+        let overlap = OVERLAP_TOLERANCE * OVERLAP_TOLERANCE;
+        if vv <= overlap * largest.max(Real::MIN_POSITIVE) {
+            let size = simplices[at]
+                .points()
+                .iter()
+                .map(|p| p.w.norm_squared())
+                .fold(0.0, Real::max);
+            if vv <= overlap * size.max(Real::MIN_POSITIVE) {
+                break;
+            }
         }
         let w = pair.support(&-v);
+        largest = largest.max(w.w.norm_squared());
         // Whether w's plane separates, asked at most once an iteration.
         let mut separated = None;
         let nearer = match proven {
