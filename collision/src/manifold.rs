@@ -90,7 +90,7 @@ pub(crate) struct Feature {
     pub(crate) id: u32,
     /// Outward face normal, for faces.
     normal: Vector<Real>,
-    /// Exactly planar (a box face): lifted onto its plane, not onto a triangle fan.
+    /// Exactly planar (a box face, a triangle): lifted onto its plane, not onto a triangle fan.
     planar: bool,
 }
 
@@ -193,6 +193,9 @@ pub(crate) fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector
             }
             f.id = best as u32;
             f.normal = pose.rotation * h.face_normal(best);
+            // A triangle is a plane: its points lift onto it in one division, where the fan
+            // (for faces merged from nearly coplanar triangles) costs two a triangle.
+            f.planar = f.points.len() == 3;
         }
         Shape::Triangle(t) => {
             // The face while the direction is within 60 degrees of either side's normal (as

@@ -31,7 +31,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("pyramid3d", 0x21dd3631a5da7e2a),
     ("boxes", 0x71d01473369d349f),
     ("balls", 0xb3a3557043c7a716),
-    ("convex", 0x7a2ccd1e803fad07),
+    ("convex", 0xf1e50c942fd54b70),
     ("joint_grid", 0xe5608d19d17a4395),
     ("spring_net", 0x2c990e2b30bdaf25),
     ("rope", 0xd2af0f9165fc4110),
