@@ -204,33 +204,23 @@ impl Simplex {
     fn reduce(&mut self) -> Vector<Real> {
         let closest = Closest::of(&self.points, self.len);
         let v = closest.point(&self.points);
-        self.keep(&closest);
+        self.keep(&closest, None);
         v
     }
 
-    /// Keeps the vertices that `closest` keeps, in their order, with their weights (each moves
-    /// down in place, to an index at most its own).
-    fn keep(&mut self, closest: &Closest) {
-        self.len = 0;
+    /// Keeps the vertices that `closest` keeps, in their order, with their weights: taken from
+    /// `from`, or, for `None`, from this simplex itself (each vertex moves down in place, to an
+    /// index at most its own, so none is overwritten before it is read).
+    fn keep(&mut self, closest: &Closest, from: Option<&Simplex>) {
+        let mut len = 0;
         for (i, &weight) in closest.weights.iter().enumerate() {
             if closest.keep & (1 << i) != 0 {
-                self.weights[self.len] = weight;
-                self.points[self.len] = self.points[i];
-                self.len += 1;
+                self.points[len] = from.map_or(self.points[i], |f| f.points[i]);
+                self.weights[len] = weight;
+                len += 1;
             }
         }
-    }
-
-    /// The vertices of `from` that `closest` keeps, in their order, with their weights.
-    fn kept(from: &Simplex, closest: &Closest, into: &mut Simplex) {
-        into.len = 0;
-        for (i, &weight) in closest.weights.iter().enumerate() {
-            if closest.keep & (1 << i) != 0 {
-                into.weights[into.len] = weight;
-                into.points[into.len] = from.points[i];
-                into.len += 1;
-            }
-        }
+        self.len = len;
     }
 }
 
@@ -648,7 +638,7 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
             let next = closest.point(&simplices[at].points);
             if closest.keep == 0b1111 || next.norm_squared() < vv {
                 if into == at {
-                    simplices[at].keep(&closest);
+                    simplices[at].keep(&closest, None);
                 } else {
                     let [first, second] = &mut simplices;
                     let (from, to) = if at == 0 {
@@ -656,7 +646,7 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
                     } else {
                         (second, first)
                     };
-                    Simplex::kept(from, &closest, to);
+                    to.keep(&closest, Some(from));
                 }
                 at = into;
             }

@@ -173,9 +173,10 @@ fn motion(before: &Isometry<Real>, after: &Isometry<Real>, radius: Real) -> Real
 fn broad_phase_box(body: &RigidBody, collider: &Collider, dt: Real) -> Aabb {
     let here = collider.shape.aabb(&collider.world_pose);
     let mut travel = body.linear_velocity * dt;
-    let length = travel.norm();
-    if length > MAX_SPECULATIVE_DISTANCE {
-        travel *= MAX_SPECULATIVE_DISTANCE / length;
+    // Compared squared: the square root only for a sweep that is capped (few bodies, few steps).
+    let length2 = travel.norm_squared();
+    if length2 > MAX_SPECULATIVE_DISTANCE * MAX_SPECULATIVE_DISTANCE {
+        travel *= MAX_SPECULATIVE_DISTANCE / length2.sqrt();
     }
     let there = Aabb::new(here.mins + travel, here.maxs + travel);
     let turn = body.angular_velocity.norm() * collider.scale * dt;
