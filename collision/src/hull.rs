@@ -55,6 +55,10 @@ pub struct Hull {
     /// The points, then the faces' outward unit normals (as points). Inline up to 32: a hull of
     /// n points has at most 2n - 4 faces.
     geometry: SmallVec<[Point<Real>; 32]>,
+    /// The points again, four at a time in lanes: per group of four, their x's, their y's and
+    /// their z's (the last group filled up with copies of the last point), so that the support
+    /// search loads its lanes instead of shuffling points into them. Inline up to 16 points.
+    lanes: crate::support::Lanes,
     /// Per vertex its first face and face count in `faces_around`, per face its first vertex
     /// and vertex count in `on_face`, then `faces_around` and `on_face` themselves.
     topology: SmallVec<[u32; 160]>,
@@ -84,8 +88,10 @@ impl From<ConvexPolyhedron> for Hull {
         }
         topology.extend_from_slice(around);
         topology.extend_from_slice(on_face);
+        let lanes = crate::support::lanes_of(points);
         Hull {
             geometry,
+            lanes,
             topology,
             vertices: points.len() as u32,
             extent: points.iter().map(|p| p.coords.norm()).fold(0.0, Real::max),
@@ -114,6 +120,13 @@ impl Hull {
     #[inline]
     pub fn points(&self) -> &[Point<Real>] {
         &self.geometry[..self.vertices as usize]
+    }
+
+    /// The index of the point farthest along `dir` (local frame): the first of equals, as a
+    /// scan in order finds it ([`crate::support`]).
+    #[inline]
+    pub(crate) fn farthest(&self, dir: &Vector<Real>) -> usize {
+        crate::support::farthest_in_lanes(self.points(), &self.lanes, dir)
     }
 
     /// The farthest any point lies from the local origin (m), computed once: the narrow phase
@@ -167,6 +180,10 @@ mod tests {
             let poly = ConvexPolyhedron::from_convex_hull(&cloud).unwrap();
             let hull = Hull::from(poly.clone());
             assert_eq!(hull.points(), poly.points());
+            for (i, p) in poly.points().iter().enumerate() {
+                let [x, y, z] = [0, 1, 2].map(|axis| hull.lanes[3 * (i / 4) + axis][i % 4]);
+                assert_eq!(Point::new(x, y, z), *p);
+            }
             assert_eq!(
                 hull.geometry.len(),
                 poly.points().len() + poly.faces().len()

@@ -178,7 +178,7 @@ pub(crate) fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector
         Shape::ConvexHull(h) => {
             // The face nearest the normal among those around the support vertex: on an
             // irregular hull the face nearest the normal overall can lie away from the contact.
-            let support = crate::support::farthest(h.points(), &local);
+            let support = h.farthest(&local);
             let around = h.faces_around(support);
             let score = |i: usize| h.face_normal(i).dot(&local);
             let mut best = around.first().map_or(0, |&i| i as usize);

@@ -532,10 +532,7 @@ impl Shape {
                 }
             }
             Shape::Cuboid(c) => box_support(c, dir),
-            Shape::ConvexHull(hull) => {
-                let points = hull.points();
-                points[crate::support::farthest(points, dir)]
-            }
+            Shape::ConvexHull(hull) => hull.points()[hull.farthest(dir)],
             Shape::Triangle(t) => {
                 let (da, db, dc) = (
                     t.a.coords.dot(dir),
