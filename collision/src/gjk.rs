@@ -22,8 +22,9 @@
 
 use parry3d::math::{Isometry, Matrix, Point, Real, Vector};
 
+use crate::hull::Hull;
 use crate::shape::Shape;
-use crate::unit::unit_vector;
+use parry3d::shape::Cuboid;
 
 /// `|v|` without overflow or underflow in the squares (the largest component is divided out
 /// first).
@@ -102,23 +103,54 @@ impl<'s> CorePair<'s> {
     /// The point of `core(A) - core(B)` farthest along `dir`.
     #[inline]
     pub fn support(&self, dir: &Vector<Real>) -> SupportPoint {
-        let a = core_support(self.a, dir);
+        self.support_of(&AnyCore(self.a), &AnyCore(self.b), dir)
+    }
+
+    /// [`CorePair::support`] with the cores' support maps given: `a` and `b` must be this
+    /// pair's shapes' cores.
+    #[inline(always)]
+    fn support_of<A: Core, B: Core>(&self, a: &A, b: &B, dir: &Vector<Real>) -> SupportPoint {
+        let a = a.support(dir);
         let local_dir_b = self.rotation_ab.tr_mul(&-dir);
         let b = Point::from(
-            self.rotation_ab * core_support(self.b, &local_dir_b).coords
-                + self.pose_ab.translation.vector,
+            self.rotation_ab * b.support(&local_dir_b).coords + self.pose_ab.translation.vector,
         );
         SupportPoint { a, b, w: a - b }
     }
 }
 
-/// [`Shape::core_support`], a box's answered in place: a call in GJK's loop makes the caller
-/// save every vector register it holds, which cost more than a box's support itself.
-#[inline(always)]
-fn core_support(shape: &Shape, dir: &Vector<Real>) -> Point<Real> {
-    match shape {
-        Shape::Cuboid(c) => crate::shape::box_support(c, dir),
-        _ => shape.core_support(dir),
+/// A shape's core as a support map (local frame). GJK's loop is compiled once for the pairs
+/// the scenes make most (two boxes, two hulls), each with its shapes' own support inlined, and
+/// once for any pair through [`AnyCore`]: a match on the shape and a call in the loop made the
+/// caller save every vector register it held, which cost more than a box's support itself.
+trait Core {
+    fn support(&self, dir: &Vector<Real>) -> Point<Real>;
+}
+
+impl Core for Cuboid {
+    #[inline(always)]
+    fn support(&self, dir: &Vector<Real>) -> Point<Real> {
+        crate::shape::box_support(self, dir)
+    }
+}
+
+impl Core for Hull {
+    #[inline(always)]
+    fn support(&self, dir: &Vector<Real>) -> Point<Real> {
+        self.points()[self.farthest(dir)]
+    }
+}
+
+/// Any shape's core, through [`Shape::core_support`] (a box's answered in place).
+struct AnyCore<'s>(&'s Shape);
+
+impl Core for AnyCore<'_> {
+    #[inline(always)]
+    fn support(&self, dir: &Vector<Real>) -> Point<Real> {
+        match self.0 {
+            Shape::Cuboid(c) => crate::shape::box_support(c, dir),
+            _ => self.0.core_support(dir),
+        }
     }
 }
 
@@ -548,6 +580,21 @@ pub fn gjk(pair: &CorePair<'_>, initial_dir: &Vector<Real>) -> GjkResult {
 
 /// [`gjk`], starting from the vertices of `warm` (the pair's last simplex) unless it is empty.
 pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexCache) -> GjkResult {
+    match (pair.a, pair.b) {
+        (Shape::Cuboid(a), Shape::Cuboid(b)) => search(pair, a, b, initial_dir, warm),
+        (Shape::ConvexHull(a), Shape::ConvexHull(b)) => search(pair, &**a, &**b, initial_dir, warm),
+        _ => search(pair, &AnyCore(pair.a), &AnyCore(pair.b), initial_dir, warm),
+    }
+}
+
+/// [`gjk_from`] with the cores' support maps `a` and `b` (those of `pair`'s shapes).
+fn search<A: Core, B: Core>(
+    pair: &CorePair<'_>,
+    a: &A,
+    b: &B,
+    initial_dir: &Vector<Real>,
+    warm: &SimplexCache,
+) -> GjkResult {
     // Two simplices, used in turn: the search's, and the one that proved the cores apart
     // nearest (below), kept where it is rather than copied each time a proof comes.
     let mut simplices = [Simplex::default(); 2];
@@ -561,7 +608,7 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
             Vector::x()
         };
         let simplex = &mut simplices[0];
-        simplex.push(pair.support(&-dir));
+        simplex.push(pair.support_of(a, b, &-dir));
         simplex.weights[0] = 1.0;
         v = simplex.points[0].w;
     } else {
@@ -607,7 +654,7 @@ pub fn gjk_from(pair: &CorePair<'_>, initial_dir: &Vector<Real>, warm: &SimplexC
                 break;
             }
         }
-        let w = pair.support(&-v);
+        let w = pair.support_of(a, b, &-v);
         largest = largest.max(w.w.norm_squared());
         // Whether w's plane separates, asked at most once an iteration.
         let mut separated = None;
@@ -729,8 +776,11 @@ pub fn distance(
     let pair = CorePair::new(a, pose_a, b, pose_b);
     let result = gjk(&pair, &pair.pose_ab().translation.vector);
     let (pa, pb) = result.simplex.witnesses();
-    let radii = a.radius() + b.radius();
-    if result.overlapping || result.distance <= radii {
+    let (ra, rb) = (a.radius(), b.radius());
+    // v = pa - pb points from B to A, and GJK measured |v| without squaring it (a v of 1e-22
+    // squares to a subnormal, and v over the root of that square came out 0.5% short of unit:
+    // a fuzzer finding). A distance that is not a normal number gives no direction.
+    if result.overlapping || result.distance <= ra + rb || !result.distance.is_normal() {
         let p = pose_a * Point::from((pa.coords + pb.coords) * 0.5);
         return ClosestPoints {
             distance: 0.0,
@@ -739,21 +789,11 @@ pub fn distance(
             normal: Vector::zeros(),
         };
     }
-    // v = pa - pb points from B to A. Made unit without squaring: a v of 1e-22 squares to a
-    // subnormal, and v / |v| came out 0.5% short of unit (a fuzzer finding).
-    let Some(normal) = unit_vector(&-result.v).map(|n| n.into_inner()) else {
-        let p = pose_a * Point::from((pa.coords + pb.coords) * 0.5);
-        return ClosestPoints {
-            distance: 0.0,
-            point_a: p,
-            point_b: p,
-            normal: Vector::zeros(),
-        };
-    };
-    let pa = pa + normal * a.radius();
-    let pb = pb - normal * b.radius();
+    let normal = -result.v / result.distance;
+    let pa = pa + normal * ra;
+    let pb = pb - normal * rb;
     ClosestPoints {
-        distance: result.distance - radii,
+        distance: result.distance - (ra + rb),
         point_a: pose_a * pa,
         point_b: pose_a * pb,
         normal: pose_a * normal,

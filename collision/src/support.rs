@@ -84,6 +84,7 @@ fn farthest_from(
 /// product is NaN (nothing compares greater than it): that case is answered before the lanes
 /// start.
 #[cfg(target_arch = "x86_64")]
+#[inline(always)]
 fn farthest_sse2(points: &[Point<Real>], lanes: &[[Real; 4]], dir: &Vector<Real>) -> usize {
     use std::arch::x86_64::*;
     if dot(&points[0], dir).is_nan() {

@@ -107,6 +107,12 @@ fn check_pair(t: &mut Tally, a: &Shape, pa: &Isometry<Real>, b: &Shape, pb: &Iso
     let ours = gjk::distance(a, pa, b, pb);
     let theirs = parry3d::query::distance(pa, a.as_parry(), pb, b.as_parry()).unwrap();
     assert!(ours.distance.is_finite() && ours.point_a.coords.iter().all(|x| x.is_finite()));
+    if ours.distance > 0.0 {
+        // A unit normal, from A's closest point to B's, which lie the distance apart along it.
+        assert!((ours.normal.norm() - 1.0).abs() < 1.0e-5, "{ours:?}");
+        let along = ours.point_b - ours.point_a - ours.normal * ours.distance;
+        assert!(along.norm() <= tol, "{ours:?}");
+    }
     if (ours.distance - theirs).abs() <= tol {
         t.agreed_distance += 1;
     } else {
