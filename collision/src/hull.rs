@@ -14,7 +14,8 @@
 
 use std::ops::Deref;
 
-use parry3d::math::{Point, Real, Vector};
+use parry3d::bounding_volume::Aabb;
+use parry3d::math::{Isometry, Point, Real, Vector};
 use parry3d::shape::ConvexPolyhedron;
 use smallvec::SmallVec;
 
@@ -129,6 +130,23 @@ impl Hull {
         crate::support::farthest_in_lanes(self.points(), &self.lanes, dir)
     }
 
+    /// The world bounding box of the hull at `pose`, four points at a time from the lanes:
+    /// each point turned by the pose's rotation as a matrix (one conversion for all of them,
+    /// where parry3d's `point_cloud_aabb` takes a quaternion product per point: 408
+    /// instructions for a hull of ten points, and the broad phase asks it of every moving hull
+    /// every step), the translation added to the extremes (adding a constant after the least or
+    /// greatest is the same as before it: rounding is monotonic).
+    pub(crate) fn aabb(&self, pose: &Isometry<Real>) -> Aabb {
+        let r = pose.rotation.to_rotation_matrix().into_inner();
+        let rows = [0, 1, 2].map(|axis| [r[(axis, 0)], r[(axis, 1)], r[(axis, 2)]]);
+        let (least, most) = turned_extremes(&self.lanes, &rows);
+        let t = pose.translation.vector;
+        Aabb::new(
+            Point::new(least[0] + t.x, least[1] + t.y, least[2] + t.z),
+            Point::new(most[0] + t.x, most[1] + t.y, most[2] + t.z),
+        )
+    }
+
     /// The farthest any point lies from the local origin (m), computed once: the narrow phase
     /// asks it of both shapes for every manifold it keeps for recycling.
     #[inline]
@@ -160,6 +178,63 @@ impl Hull {
     }
 }
 
+/// The least and greatest of `(x rx + y ry) + z rz` over the points in `lanes`, per row
+/// `(rx, ry, rz)` of `rows`: four points at a time (SSE2, part of x86-64).
+#[cfg(target_arch = "x86_64")]
+fn turned_extremes(lanes: &[[Real; 4]], rows: &[[Real; 3]; 3]) -> ([Real; 3], [Real; 3]) {
+    use std::arch::x86_64::*;
+    let mut least = [0.0; 3];
+    let mut most = [0.0; 3];
+    // SAFETY: SSE2 is part of x86-64; each lane row is four `f32`s, read unaligned.
+    unsafe {
+        let row = |axis: usize| rows[axis].map(|r| _mm_set1_ps(r));
+        let (r0, r1, r2) = (row(0), row(1), row(2));
+        let mut lo = [_mm_set1_ps(Real::INFINITY); 3];
+        let mut hi = [_mm_set1_ps(Real::NEG_INFINITY); 3];
+        for group in lanes.chunks_exact(3) {
+            let x = _mm_loadu_ps(group[0].as_ptr());
+            let y = _mm_loadu_ps(group[1].as_ptr());
+            let z = _mm_loadu_ps(group[2].as_ptr());
+            for (axis, r) in [r0, r1, r2].iter().enumerate() {
+                let turned = _mm_add_ps(
+                    _mm_add_ps(_mm_mul_ps(x, r[0]), _mm_mul_ps(y, r[1])),
+                    _mm_mul_ps(z, r[2]),
+                );
+                lo[axis] = _mm_min_ps(lo[axis], turned);
+                hi[axis] = _mm_max_ps(hi[axis], turned);
+            }
+        }
+        // Across the lanes: each against its neighbour, then the pairs against each other.
+        let across = |v: __m128, pick: unsafe fn(__m128, __m128) -> __m128| {
+            let v = pick(v, _mm_shuffle_ps::<0b10_11_00_01>(v, v));
+            _mm_cvtss_f32(pick(v, _mm_shuffle_ps::<0b01_00_11_10>(v, v)))
+        };
+        for axis in 0..3 {
+            least[axis] = across(lo[axis], _mm_min_ps);
+            most[axis] = across(hi[axis], _mm_max_ps);
+        }
+    }
+    (least, most)
+}
+
+/// [`turned_extremes`] one point at a time, where there is no SSE2.
+#[cfg(not(target_arch = "x86_64"))]
+fn turned_extremes(lanes: &[[Real; 4]], rows: &[[Real; 3]; 3]) -> ([Real; 3], [Real; 3]) {
+    let mut least = [Real::INFINITY; 3];
+    let mut most = [Real::NEG_INFINITY; 3];
+    for group in lanes.chunks_exact(3) {
+        for lane in 0..4 {
+            let (x, y, z) = (group[0][lane], group[1][lane], group[2][lane]);
+            for (axis, r) in rows.iter().enumerate() {
+                let turned = (x * r[0] + y * r[1]) + z * r[2];
+                least[axis] = least[axis].min(turned);
+                most[axis] = most[axis].max(turned);
+            }
+        }
+    }
+    (least, most)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,6 +255,31 @@ mod tests {
             let poly = ConvexPolyhedron::from_convex_hull(&cloud).unwrap();
             let hull = Hull::from(poly.clone());
             assert_eq!(hull.points(), poly.points());
+            // The bounding box: parry3d's (a quaternion product per point) to rounding, and
+            // holding every point turned by a matrix (what the lanes compute).
+            for turn in 0..4 {
+                let pose = Isometry::new(
+                    Vector::new(unit(), unit(), unit()) * 100.0,
+                    Vector::new(unit(), unit(), unit()) * (3.0 * turn as Real),
+                );
+                let ours = hull.aabb(&pose);
+                let theirs =
+                    parry3d::bounding_volume::details::point_cloud_aabb_ref(&pose, poly.points());
+                assert!(
+                    (ours.mins - theirs.mins).amax() < 2e-5,
+                    "{ours:?} {theirs:?}"
+                );
+                assert!(
+                    (ours.maxs - theirs.maxs).amax() < 2e-5,
+                    "{ours:?} {theirs:?}"
+                );
+                let r = pose.rotation.to_rotation_matrix();
+                for p in poly.points() {
+                    let q = r * p + pose.translation.vector;
+                    assert!(ours.mins.iter().zip(q.iter()).all(|(m, x)| m <= x), "{q:?}");
+                    assert!(ours.maxs.iter().zip(q.iter()).all(|(m, x)| m >= x), "{q:?}");
+                }
+            }
             for (i, p) in poly.points().iter().enumerate() {
                 let [x, y, z] = [0, 1, 2].map(|axis| hull.lanes[3 * (i / 4) + axis][i % 4]);
                 assert_eq!(Point::new(x, y, z), *p);

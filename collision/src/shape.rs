@@ -17,7 +17,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use parry3d::bounding_volume::details::point_cloud_aabb_ref;
 use parry3d::bounding_volume::Aabb;
 use parry3d::mass_properties::MassProperties;
 use parry3d::math::{Isometry, Point, Real, Vector};
@@ -587,8 +586,7 @@ impl Shape {
                 }
                 aabb
             }
-            // From the compact copy of the points (parry3d's own computation on them).
-            Shape::ConvexHull(h) => point_cloud_aabb_ref(pose, h.points()),
+            Shape::ConvexHull(h) => h.aabb(pose),
             _ => self.as_parry().compute_aabb(pose),
         }
     }
