@@ -217,14 +217,18 @@ fn turned_extremes(lanes: &[[Real; 4]], rows: &[[Real; 3]; 3]) -> ([Real; 3], [R
     (least, most)
 }
 
-/// [`turned_extremes`] one point at a time, where there is no SSE2.
+/// [`turned_extremes`] one point at a time, where there is no SSE2 (compiled everywhere, so
+/// that the test holds the lanes to it).
 #[cfg(not(target_arch = "x86_64"))]
-fn turned_extremes(lanes: &[[Real; 4]], rows: &[[Real; 3]; 3]) -> ([Real; 3], [Real; 3]) {
+use turned_extremes_by_point as turned_extremes;
+
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn turned_extremes_by_point(lanes: &[[Real; 4]], rows: &[[Real; 3]; 3]) -> ([Real; 3], [Real; 3]) {
     let mut least = [Real::INFINITY; 3];
     let mut most = [Real::NEG_INFINITY; 3];
     for group in lanes.chunks_exact(3) {
-        for lane in 0..4 {
-            let (x, y, z) = (group[0][lane], group[1][lane], group[2][lane]);
+        let [xs, ys, zs] = [group[0], group[1], group[2]];
+        for ((x, y), z) in xs.into_iter().zip(ys).zip(zs) {
             for (axis, r) in rows.iter().enumerate() {
                 let turned = (x * r[0] + y * r[1]) + z * r[2];
                 least[axis] = least[axis].min(turned);
@@ -263,6 +267,12 @@ mod tests {
                     Vector::new(unit(), unit(), unit()) * (3.0 * turn as Real),
                 );
                 let ours = hull.aabb(&pose);
+                let r = pose.rotation.to_rotation_matrix().into_inner();
+                let rows = [0, 1, 2].map(|axis| [r[(axis, 0)], r[(axis, 1)], r[(axis, 2)]]);
+                assert_eq!(
+                    turned_extremes(&hull.lanes, &rows),
+                    turned_extremes_by_point(&hull.lanes, &rows)
+                );
                 let theirs =
                     parry3d::bounding_volume::details::point_cloud_aabb_ref(&pose, poly.points());
                 assert!(
