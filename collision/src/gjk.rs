@@ -21,10 +21,10 @@
 //! iteration cap is hit (never seen on polytopes, kept as a guarantee against loops).
 
 use parry3d::math::{Isometry, Matrix, Point, Real, Vector};
+use parry3d::shape::Cuboid;
 
 use crate::hull::Hull;
 use crate::shape::Shape;
-use parry3d::shape::Cuboid;
 
 /// `|v|` without overflow or underflow in the squares (the largest component is divided out
 /// first).

@@ -7,9 +7,9 @@
 //! time in lanes ([`lanes_of`]: per group of four points their x's, their y's, their z's, the
 //! last group filled up with copies of the last point); on x86-64, for eight points or more,
 //! they are compared four lanes at a time (SSE2, which every x86-64 CPU has) straight from
-//! those rows. Turning `x y z x y z ...` into lanes by shuffles at each search cost a third of
-//! it (165 instructions a search of ten points, now about 90). Elsewhere, and for fewer points,
-//! one at a time. Both compute each dot product as `(x dx + y dy) + z dz` and keep the first
+//! those rows (turning `x y z x y z ...` into lanes by shuffles at each search made it 165
+//! instructions for ten points; from the rows it is about 130). Elsewhere, and for fewer
+//! points, one at a time. Both compute each dot product as `(x dx + y dy) + z dz` and keep the first
 //! of equal points, so both choose the same point.
 
 use parry3d::math::{Point, Real, Vector};
