@@ -44,7 +44,7 @@ pub(crate) fn farthest_in_lanes(
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
     if points.len() >= 8 {
-        return farthest_sse2(points, lanes, dir);
+        return farthest_sse2(lanes, dir);
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = lanes;
@@ -81,30 +81,40 @@ fn farthest_from(
 /// number, so that NaNs are never taken; the lanes are merged, the lowest index winning a tie,
 /// which is the first greatest overall (the copies that fill the last group up tie with the
 /// last point, whose index is lower). A scan in order keeps the first point if its dot
-/// product is NaN (nothing compares greater than it): that case is answered before the lanes
-/// start.
+/// product is NaN (nothing compares greater than it): that case is answered from the first
+/// group's lane 0 (the same product, in the same order) before the lanes go on.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn farthest_sse2(points: &[Point<Real>], lanes: &[[Real; 4]], dir: &Vector<Real>) -> usize {
+fn farthest_sse2(lanes: &[[Real; 4]], dir: &Vector<Real>) -> usize {
     use std::arch::x86_64::*;
-    if dot(&points[0], dir).is_nan() {
-        return 0;
-    }
     // SAFETY: SSE2 is part of x86-64; each row is four `f32`s, read unaligned.
     let (lane_dot, lane_index) = unsafe {
         let (dx, dy, dz) = (_mm_set1_ps(dir.x), _mm_set1_ps(dir.y), _mm_set1_ps(dir.z));
-        let mut best_dot = _mm_set1_ps(Real::NEG_INFINITY);
-        let mut best_index = _mm_setzero_si128();
-        let mut index = _mm_setr_epi32(0, 1, 2, 3);
-        let four = _mm_set1_epi32(4);
-        for group in lanes.chunks_exact(3) {
+        let dots = |group: &[[Real; 4]]| {
             let x = _mm_loadu_ps(group[0].as_ptr());
             let y = _mm_loadu_ps(group[1].as_ptr());
             let z = _mm_loadu_ps(group[2].as_ptr());
-            let d = _mm_add_ps(
+            _mm_add_ps(
                 _mm_add_ps(_mm_mul_ps(x, dx), _mm_mul_ps(y, dy)),
                 _mm_mul_ps(z, dz),
-            );
+            )
+        };
+        let first = dots(&lanes[..3]);
+        if _mm_cvtss_f32(first).is_nan() {
+            return 0;
+        }
+        // The first group is taken whole: every lane starts below every number.
+        let not_nan = _mm_cmpord_ps(first, first);
+        let mut best_dot = _mm_or_ps(
+            _mm_and_ps(not_nan, first),
+            _mm_andnot_ps(not_nan, _mm_set1_ps(Real::NEG_INFINITY)),
+        );
+        let mut best_index = _mm_setr_epi32(0, 1, 2, 3);
+        let mut index = best_index;
+        let four = _mm_set1_epi32(4);
+        for group in lanes[3..].chunks_exact(3) {
+            index = _mm_add_epi32(index, four);
+            let d = dots(group);
             let greater = _mm_cmpgt_ps(d, best_dot);
             best_dot = _mm_or_ps(_mm_and_ps(greater, d), _mm_andnot_ps(greater, best_dot));
             let take = _mm_castps_si128(greater);
@@ -112,7 +122,6 @@ fn farthest_sse2(points: &[Point<Real>], lanes: &[[Real; 4]], dir: &Vector<Real>
                 _mm_and_si128(take, index),
                 _mm_andnot_si128(take, best_index),
             );
-            index = _mm_add_epi32(index, four);
         }
         let mut dots: [Real; 4] = [0.0; 4];
         let mut indices = [0i32; 4];
