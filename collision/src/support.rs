@@ -8,9 +8,9 @@
 //! last group filled up with copies of the last point); on x86-64, for eight points or more,
 //! they are compared four lanes at a time (SSE2, which every x86-64 CPU has) straight from
 //! those rows (turning `x y z x y z ...` into lanes by shuffles at each search made it 165
-//! instructions for ten points; from the rows it is about 130). Elsewhere, and for fewer
-//! points, one at a time. Both compute each dot product as `(x dx + y dy) + z dz` and keep the first
-//! of equal points, so both choose the same point.
+//! instructions for ten points; from the rows alone it is about 120). Elsewhere, and for fewer
+//! points, one at a time. Both compute each dot product as `(x dx + y dy) + z dz` and keep
+//! the first of equal points, so both choose the same point.
 
 use parry3d::math::{Point, Real, Vector};
 use smallvec::SmallVec;
