@@ -72,16 +72,20 @@ impl World {
                 contact.body_b = index_of(bb);
                 contact.normal = manifold.normal;
                 contact.material = material;
-                contact.points.clear();
+                // Written in place (a settled scene keeps each contact's count): extending the
+                // small vector cost ~150 instructions a contact, 2.7% of `pyramid`'s step.
                 contact
                     .points
-                    .extend(manifold.points.iter().map(|p| ContactPointInput {
+                    .resize(manifold.points.len(), ContactPointInput::default());
+                for (c, p) in contact.points.iter_mut().zip(&manifold.points) {
+                    *c = ContactPointInput {
                         anchor_a: p.point_a - com_a,
                         anchor_b: p.point_b - com_b,
                         separation: p.separation,
                         normal_impulse: p.normal_impulse,
                         max_normal_impulse: 0.0,
-                    }));
+                    };
+                }
                 contact.friction_impulse = manifold.friction_impulse;
                 contact.twist_impulse = manifold.twist_impulse;
                 contact.rolling_impulse = manifold.rolling_impulse;
