@@ -264,6 +264,77 @@ fn separating_axis(
     })
 }
 
+/// Box B seen from box A, for the separating-axis queries: B's centre `t` and axes (the
+/// columns of `r`) in A's frame, and the gap (negative: overlap) along each candidate axis.
+struct BoxPair {
+    r: Matrix<Real>,
+    abs_r: Matrix<Real>,
+    t: Vector<Real>,
+    ha: Vector<Real>,
+    hb: Vector<Real>,
+}
+
+impl BoxPair {
+    fn new(a: &Cuboid, pose_a: &Isometry<Real>, b: &Cuboid, pose_b: &Isometry<Real>) -> BoxPair {
+        let pose_ab = pose_a.inv_mul(pose_b);
+        let r: Matrix<Real> = pose_ab.rotation.to_rotation_matrix().into_inner();
+        BoxPair {
+            abs_r: r.abs(),
+            r,
+            t: pose_ab.translation.vector,
+            ha: a.half_extents,
+            hb: b.half_extents,
+        }
+    }
+
+    /// The gap along A's axis `i`.
+    fn gap_a(&self, i: usize) -> Real {
+        self.t[i].abs() - (self.ha[i] + self.hb.dot(&self.abs_r.row(i).transpose()))
+    }
+
+    /// The gap along B's axis `j`.
+    fn gap_b(&self, j: usize) -> Real {
+        self.t.dot(&self.r.column(j)).abs() - (self.hb[j] + self.ha.dot(&self.abs_r.column(j)))
+    }
+
+    /// The gap along `e_i x b_j` and that unit axis, pointing from A to B; `None` for edges
+    /// too near parallel to give an axis of their own (the face axes then decide).
+    fn gap_edges(&self, i: usize, j: usize) -> Option<(Real, Vector<Real>)> {
+        let l = Vector::ith(i, 1.0).cross(&self.r.column(j));
+        let len = l.norm();
+        if len < 1.0e-5 {
+            return None;
+        }
+        let l = l / len;
+        let d = self.t.dot(&l);
+        let gap = d.abs() - self.ha.dot(&l.abs()) - self.hb.dot(&self.r.tr_mul(&l).abs());
+        Some((gap, if d >= 0.0 { l } else { -l }))
+    }
+}
+
+/// Whether boxes `a` and `b` touch or overlap, by the separating-axis test (no axis with a
+/// gap), stopping at the first axis that shows one; `None` when a gap is NaN (a pose that
+/// is not finite: [`crate::gjk`] then answers, as for any other pair).
+pub(crate) fn cuboid_cuboid_overlap(
+    a: &Cuboid,
+    pose_a: &Isometry<Real>,
+    b: &Cuboid,
+    pose_b: &Isometry<Real>,
+) -> Option<bool> {
+    let pair = BoxPair::new(a, pose_a, b, pose_b);
+    let faces = (0..3).flat_map(|i| [pair.gap_a(i), pair.gap_b(i)]);
+    let edges = (0..9).filter_map(|k| pair.gap_edges(k / 3, k % 3).map(|(gap, _)| gap));
+    for gap in faces.chain(edges) {
+        if gap > 0.0 {
+            return Some(false);
+        }
+        if gap.is_nan() {
+            return None;
+        }
+    }
+    Some(true)
+}
+
 /// The distance of boxes `a` and `b` and a closest point on each, when the separating-axis
 /// test can prove it; `None` when the boxes touch or overlap, or no proof is found
 /// ([`crate::gjk`] then answers).
@@ -284,11 +355,8 @@ pub(crate) fn cuboid_cuboid_distance(
     pose_b: &Isometry<Real>,
 ) -> Option<ClosestPoints> {
     // Everything in A's frame: B's centre t and axes r.column(j).
-    let pose_ab = pose_a.inv_mul(pose_b);
-    let r: Matrix<Real> = pose_ab.rotation.to_rotation_matrix().into_inner();
-    let t = pose_ab.translation.vector;
-    let (ha, hb) = (a.half_extents, b.half_extents);
-    let abs_r = r.abs();
+    let pair = BoxPair::new(a, pose_a, b, pose_b);
+    let (r, t, ha, hb) = (pair.r, pair.t, pair.ha, pair.hb);
     let sign = |x: Real| if x >= 0.0 { 1.0 } else { -1.0 };
     let support_a = |d: &Vector<Real>| Point::from(ha.zip_map(d, |h, x| h * sign(x)));
     let support_b =
@@ -328,13 +396,13 @@ pub(crate) fn cuboid_cuboid_distance(
     // The widest face gap: A's faces, then B's.
     let (mut gap, mut face) = (Real::NEG_INFINITY, 0);
     for i in 0..3 {
-        let sep = t[i].abs() - (ha[i] + hb.dot(&abs_r.row(i).transpose()));
+        let sep = pair.gap_a(i);
         if sep > gap {
             (gap, face) = (sep, i);
         }
     }
     for j in 0..3 {
-        let sep = t.dot(&r.column(j)).abs() - (hb[j] + ha.dot(&abs_r.column(j)));
+        let sep = pair.gap_b(j);
         if sep > gap {
             (gap, face) = (sep, 3 + j);
         }
@@ -374,18 +442,9 @@ pub(crate) fn cuboid_cuboid_distance(
     let mut edges = None;
     for i in 0..3 {
         for j in 0..3 {
-            // L = e_i x b_j; near-parallel edges give no axis of their own.
-            let l = Vector::ith(i, 1.0).cross(&r.column(j));
-            let len = l.norm();
-            if len < 1.0e-5 {
-                continue;
-            }
-            let l = l / len;
-            let d = t.dot(&l);
-            let sep = d.abs() - ha.dot(&l.abs()) - hb.dot(&r.tr_mul(&l).abs());
-            if sep > gap {
+            if let Some((sep, axis)) = pair.gap_edges(i, j).filter(|&(sep, _)| sep > gap) {
                 gap = sep;
-                edges = Some((i, j, l * sign(d)));
+                edges = Some((i, j, axis));
             }
         }
     }
@@ -686,6 +745,81 @@ mod tests {
         assert!(
             declined < separated / 10,
             "declined {declined} of {separated}"
+        );
+    }
+
+    /// The boxes' overlap test, and GJK's (`gjk::intersects_by_gjk`), against parry3d's signed
+    /// distance (its GJK on the cuboids' support maps, its contact's depth when they overlap) on 10,000 box pairs at random poses from deep
+    /// overlap to well apart, a third of them moved to within a millimetre of touching: the
+    /// same answer wherever parry3d's distance is more than 1e-5 m from zero. (GJK's own once
+    /// said "touching" for 63 of these pairs, 0.02-0.4 mm apart edge to edge: the f32 rounding
+    /// of its nearest point's direction defeated its proof of separation.)
+    #[test]
+    fn box_box_overlap_agrees_with_parry() {
+        let mut next = uniform(0x0b0c_5a75);
+        let (mut overlapping, mut apart, mut near) = (0, 0, 0);
+        for case in 0..10_000 {
+            let mut half = || Vector::new(next() + 0.6, next() + 0.6, next() + 0.6);
+            let (ha, hb) = (half(), half());
+            let pose_a = Isometry::new(
+                Vector::new(next(), next(), next()) * 4.0,
+                Vector::new(next(), next(), next()) * 6.0,
+            );
+            let dir = Vector::new(next(), next(), next()).normalize();
+            let mut pose_b = Isometry::from_parts(
+                (pose_a.translation.vector + dir * (ha.norm() + hb.norm()) * (0.7 + next())).into(),
+                Rotation::from_scaled_axis(Vector::new(next(), next(), next()) * 6.0),
+            );
+            let (a, b) = (Cuboid::new(ha), Cuboid::new(hb));
+            let (sa, sb) = (Shape::Cuboid(a), Shape::Cuboid(b));
+            if case % 3 == 0 {
+                // Moved along the closest points' line to within a millimetre of touching.
+                let d = crate::gjk::distance_by_gjk(&sa, &pose_a, &sb, &pose_b);
+                if d.distance > 0.0 {
+                    let shift = d.normal * (d.distance - 1e-3 * next());
+                    pose_b.translation.vector -= shift;
+                }
+            }
+            // parry3d's signed distance: its GJK's gap, or its contact's depth when none.
+            let gap = parry3d::query::details::distance_support_map_support_map(
+                &pose_a.inv_mul(&pose_b),
+                &a,
+                &b,
+            );
+            let theirs = if gap > 0.0 {
+                gap
+            } else {
+                parry3d::query::contact(&pose_a, &a, &pose_b, &b, 0.0)
+                    .unwrap()
+                    .map_or(0.0, |c| c.dist)
+            };
+            if theirs.abs() <= 1e-5 {
+                continue; // within rounding of touching
+            }
+            let touching = theirs <= 0.0;
+            let ours = cuboid_cuboid_overlap(&a, &pose_a, &b, &pose_b);
+            assert_eq!(
+                ours,
+                Some(touching),
+                "case {case}: parry3d distance {theirs}"
+            );
+            let by_gjk = crate::gjk::intersects_by_gjk(&sa, &pose_a, &sb, &pose_b);
+            assert_eq!(by_gjk, touching, "case {case}: parry3d distance {theirs}");
+            if touching {
+                overlapping += 1;
+            } else {
+                apart += 1;
+                near += usize::from(theirs < 1e-3);
+            }
+        }
+        println!("overlapping {overlapping}, apart {apart} ({near} within 1 mm)");
+        assert!(overlapping > 2_000 && apart > 2_000 && near > 500);
+        // A pose that is not finite is left to GJK.
+        let cube = Cuboid::new(Vector::new(0.5, 0.5, 0.5));
+        let nowhere = Isometry::translation(Real::NAN, 0.0, 0.0);
+        assert_eq!(
+            cuboid_cuboid_overlap(&cube, &Isometry::identity(), &cube, &nowhere),
+            None
         );
     }
 
