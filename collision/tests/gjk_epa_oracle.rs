@@ -321,7 +321,8 @@ fn polytopes_a_hair_apart_are_apart() {
                 // Agreed, or (parry3d's GJK stops at a relative tolerance) proven as in
                 // `check_pair`: the gap along our normal is our distance, our points on the shapes.
                 let agreed = (ours.distance - theirs).abs() <= TOL
-                    || ((ours.distance + overlap_along(&a, &pa, &b, &pb, &ours.normal)).abs() <= TOL
+                    || ((ours.distance + overlap_along(&a, &pa, &b, &pb, &ours.normal)).abs()
+                        <= TOL
                         && off_surface(&a, &pa, &ours.point_a) <= TOL
                         && off_surface(&b, &pb, &ours.point_b) <= TOL);
                 if verdict != (theirs < 0.0) || (theirs > 0.0 && !agreed) {
@@ -341,7 +342,10 @@ fn polytopes_a_hair_apart_are_apart() {
                 KINDS[ka],
                 KINDS[kb],
                 wrong.len(),
-                wrong.first().map(|w| format!(" (first: {w})")).unwrap_or_default()
+                wrong
+                    .first()
+                    .map(|w| format!(" (first: {w})"))
+                    .unwrap_or_default()
             );
             failed |= !wrong.is_empty() || apart < 500 || touching < 100;
             report.push(line);
