@@ -278,6 +278,27 @@ fn a_shape_over_a_wide_ground_box_is_as_far_as_its_lowest_point() {
     assert!(worst.0 <= 1.0e-5, "{}", worst.1);
 }
 
+/// A random pair of shapes of kinds `ka` and `kb` at random poses, B then moved along their
+/// closest points' line until they are `gap(rng)` apart (negative: overlapping); `None` for a
+/// pair that touched to begin with.
+fn moved_to(
+    rng: &mut Rng,
+    ka: usize,
+    kb: usize,
+    gap: impl FnOnce(&mut Rng) -> Real,
+) -> Option<(Shape, Isometry<Real>, Shape, Isometry<Real>)> {
+    let a = shape(rng, ka);
+    let b = shape(rng, kb);
+    let pa = rng.pose(1.2);
+    let mut pb = rng.pose(1.2);
+    let d = gjk::distance(&a, &pa, &b, &pb);
+    if d.distance <= 0.0 {
+        return None;
+    }
+    pb.translation.vector -= d.normal * (d.distance - gap(rng));
+    Some((a, pa, b, pb))
+}
+
 /// Polytopes a hair apart: boxes and hulls in every ordered pairing, 2,000 pairs each, moved
 /// along their closest points' line to within a millimetre of touching (a quarter of them into
 /// overlap). Where parry3d puts them more than 2e-5 m apart (its distance) or deep (its
@@ -297,15 +318,10 @@ fn polytopes_a_hair_apart_are_apart() {
             let mut rng = Rng(7_000 + (ka * 4 + kb) as u64);
             let (mut apart, mut touching, mut wrong) = (0, 0, Vec::new());
             for case in 0..2_000 {
-                let a = shape(&mut rng, ka);
-                let b = shape(&mut rng, kb);
-                let pa = rng.pose(1.2);
-                let mut pb = rng.pose(1.2);
-                let d = gjk::distance(&a, &pa, &b, &pb);
-                if d.distance <= 0.0 {
+                let gap = |rng: &mut Rng| 1.0e-3 * (rng.unit() - 0.25);
+                let Some((a, pa, b, pb)) = moved_to(&mut rng, ka, kb, gap) else {
                     continue;
-                }
-                pb.translation.vector -= d.normal * (d.distance - 1.0e-3 * (rng.unit() - 0.25));
+                };
                 let (pa_, pb_) = (a.as_parry(), b.as_parry());
                 let mut theirs = parry3d::query::distance(&pa, pa_, &pb, pb_).unwrap();
                 if theirs <= 0.0 {
@@ -367,15 +383,10 @@ fn touching_contacts_have_true_normals() {
         let mut rng = Rng(9_000 + (ka * 4 + kb) as u64);
         let (mut contacts, mut wrong) = (0, Vec::new());
         for case in 0..2_000 {
-            let a = shape(&mut rng, ka);
-            let b = shape(&mut rng, kb);
-            let pa = rng.pose(1.2);
-            let mut pb = rng.pose(1.2);
-            let d = gjk::distance(&a, &pa, &b, &pb);
-            if d.distance <= 0.0 {
+            let gap = |rng: &mut Rng| 1.0e-4 * (rng.unit() - 0.5);
+            let Some((a, pa, b, pb)) = moved_to(&mut rng, ka, kb, gap) else {
                 continue;
-            }
-            pb.translation.vector -= d.normal * (d.distance - 1.0e-4 * (rng.unit() - 0.5));
+            };
             let Some(c) = epa::contact(&a, &pa, &b, &pb, 0.01) else {
                 wrong.push(format!("case {case}: no contact"));
                 continue;
