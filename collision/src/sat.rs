@@ -152,16 +152,13 @@ fn separating_axis(
     margin: Real,
 ) -> Result<Found, Gap> {
     // Everything in A's frame: B's centre t and axes r.column(j).
-    let pose_ab = pose_a.inv_mul(pose_b);
-    let r: Matrix<Real> = pose_ab.rotation.to_rotation_matrix().into_inner();
-    let t = pose_ab.translation.vector;
-    let (ha, hb) = (a.half_extents, b.half_extents);
-    let abs_r = r.abs();
+    let pair = BoxPair::new(a, pose_a, b, pose_b);
+    let (r, t, ha, hb) = (pair.r, pair.t, pair.ha, pair.hb);
 
     // Face axes of A, then of B: separation = |t.L| - (radius of A along L + radius of B).
     let mut best_face = (Real::NEG_INFINITY, Vector::zeros(), Axis::FaceA);
     for i in 0..3 {
-        let sep = t[i].abs() - (ha[i] + hb.dot(&abs_r.row(i).transpose()));
+        let sep = pair.gap_a(i);
         if sep > best_face.0 {
             let mut n = Vector::zeros();
             n[i] = if t[i] >= 0.0 { 1.0 } else { -1.0 };
@@ -169,12 +166,12 @@ fn separating_axis(
         }
     }
     for j in 0..3 {
-        let axis = r.column(j).into_owned();
-        let d = t.dot(&axis);
-        let sep = d.abs() - (hb[j] + ha.dot(&abs_r.column(j).into_owned()));
+        let sep = pair.gap_b(j);
         // A's faces win exact ties, so that equal stacked boxes keep the lower box's face.
         if sep > best_face.0 + Real::EPSILON * (1.0 + sep.abs()) {
-            best_face = (sep, if d >= 0.0 { axis } else { -axis }, Axis::FaceB);
+            let axis = r.column(j).into_owned();
+            let n = if t.dot(&axis) >= 0.0 { axis } else { -axis };
+            best_face = (sep, n, Axis::FaceB);
         }
     }
     if best_face.0 > margin {
@@ -187,36 +184,24 @@ fn separating_axis(
     let tolerance = EDGE_TOLERANCE * (ha.norm() + hb.norm());
     for i in 0..3 {
         for j in 0..3 {
-            // L = e_i x b_j; near-parallel edges give no axis of their own.
-            let l = Vector::ith(i, 1.0).cross(&r.column(j).into_owned());
-            let len = l.norm();
-            if len < 1.0e-5 {
+            let Some((sep, axis)) = pair.gap_edges(i, j) else {
                 continue;
-            }
-            let l = l / len;
-            let radius_a = ha.dot(&l.abs());
-            let radius_b = hb.dot(&(r.tr_mul(&l)).abs());
-            let d = t.dot(&l);
-            let sep = d.abs() - radius_a - radius_b;
+            };
             if sep > margin {
                 return Err(Gap {
                     distance: sep,
-                    axis: if d >= 0.0 { l } else { -l },
+                    axis,
                 });
             }
             if sep > best.0.max(best_face.0 + tolerance) {
-                best = (sep, if d >= 0.0 { l } else { -l }, Axis::Edges(i, j));
+                best = (sep, axis, Axis::Edges(i, j));
             }
         }
     }
     let (separation, n, axis) = best;
     // Witness points, in A's frame.
-    let support_a =
-        |d: &Vector<Real>| Point::from(ha.zip_map(d, |h, x| if x >= 0.0 { h } else { -h }));
-    let support_b = |d: &Vector<Real>| {
-        let local = r.tr_mul(d);
-        Point::from(r * hb.zip_map(&local, |h, x| if x >= 0.0 { h } else { -h }) + t)
-    };
+    let support_a = |d: &Vector<Real>| pair.support_a(d);
+    let support_b = |d: &Vector<Real>| pair.support_b(d);
     let mut edges = 0;
     let (pa, pb) = match axis {
         Axis::FaceA => {
@@ -297,6 +282,23 @@ impl BoxPair {
         self.t.dot(&self.r.column(j)).abs() - (self.hb[j] + self.ha.dot(&self.abs_r.column(j)))
     }
 
+    /// A's corner farthest along `d` (A's frame).
+    fn support_a(&self, d: &Vector<Real>) -> Point<Real> {
+        Point::from(self.ha.zip_map(d, |h, x| if x >= 0.0 { h } else { -h }))
+    }
+
+    /// B's corner farthest along `d` (A's frame).
+    fn support_b(&self, d: &Vector<Real>) -> Point<Real> {
+        let local = self.r.tr_mul(d);
+        Point::from(
+            self.r
+                * self
+                    .hb
+                    .zip_map(&local, |h, x| if x >= 0.0 { h } else { -h })
+                + self.t,
+        )
+    }
+
     /// The gap along `e_i x b_j` and that unit axis, pointing from A to B; `None` for edges
     /// too near parallel to give an axis of their own (the face axes then decide).
     fn gap_edges(&self, i: usize, j: usize) -> Option<(Real, Vector<Real>)> {
@@ -358,9 +360,8 @@ pub(crate) fn cuboid_cuboid_distance(
     let pair = BoxPair::new(a, pose_a, b, pose_b);
     let (r, t, ha, hb) = (pair.r, pair.t, pair.ha, pair.hb);
     let sign = |x: Real| if x >= 0.0 { 1.0 } else { -1.0 };
-    let support_a = |d: &Vector<Real>| Point::from(ha.zip_map(d, |h, x| h * sign(x)));
-    let support_b =
-        |d: &Vector<Real>| Point::from(r * hb.zip_map(&r.tr_mul(d), |h, x| h * sign(x)) + t);
+    let support_a = |d: &Vector<Real>| pair.support_a(d);
+    let support_b = |d: &Vector<Real>| pair.support_b(d);
     let answer = |gap: Real, n: Vector<Real>, pa: Point<Real>, pb: Point<Real>| ClosestPoints {
         distance: gap,
         point_a: pose_a * pa,
