@@ -817,7 +817,7 @@ impl NarrowPhase {
 
     /// Asks the memory for every cache line of pair `index`'s record, for a walk that will
     /// read it a few pairs from now (the engine's walks over the watched pairs: their records
-    /// are 448 bytes apart and the manifolds lie past the first line, which a pair kept apart
+    /// are 512 bytes apart and the manifolds lie past the first line, which a pair kept apart
     /// alone reads). A hint: it reads nothing into the program; an index out of range asks
     /// for nothing.
     #[inline(always)]

@@ -5,7 +5,7 @@
 use super::*;
 use sprung_solver::step::StepContext;
 
-/// How many pairs ahead the walks over the watched pairs ask for a record (each is 448 bytes,
+/// How many pairs ahead the walks over the watched pairs ask for a record (each is 512 bytes,
 /// its manifolds past the first cache line: the walks waited on each one's load).
 pub(super) const PREFETCH_AHEAD: usize = 4;
 
