@@ -59,12 +59,11 @@ impl Colouring {
             let colour = match (a, b) {
                 (true, true) => {
                     let taken = self.used[body_a as usize] | self.used[body_b as usize];
-                    (0..COLOURS).find(|&k| taken & (1 << k) == 0)
+                    lowest_free(taken)
                 }
                 (true, false) | (false, true) => {
                     let body = if a { body_a } else { body_b };
-                    let taken = self.used[body as usize];
-                    (0..COLOURS).rev().find(|&k| taken & (1 << k) == 0)
+                    highest_free(self.used[body as usize])
                 }
                 // Nothing moving can be pushed: solve it anyway (it changes nothing).
                 (false, false) => None,
@@ -80,6 +79,54 @@ impl Colouring {
                 }
                 None => self.overflow.push(index as u32),
             }
+        }
+    }
+}
+
+/// The lowest colour not in `taken` (bit c for colour c), if any: one bit scan, where a walk
+/// over the colours tested a bit a colour (~8 a contact in `pyramid3d`).
+fn lowest_free(taken: u32) -> Option<usize> {
+    let free = !taken & colour_mask();
+    (free != 0).then(|| free.trailing_zeros() as usize)
+}
+
+/// The highest colour not in `taken`, if any.
+fn highest_free(taken: u32) -> Option<usize> {
+    let free = !taken & colour_mask();
+    (free != 0).then(|| 31 - free.leading_zeros() as usize)
+}
+
+/// The bits of the [`COLOURS`] colours.
+const fn colour_mask() -> u32 {
+    if COLOURS >= 32 {
+        u32::MAX
+    } else {
+        (1 << COLOURS) - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bit scans pick the colour the walk over the colours picks, full sets included.
+    #[test]
+    fn bit_scans_pick_what_the_walk_picks() {
+        let mut masks = vec![0, u32::MAX, 1, 1 << 31, u32::MAX - 1, u32::MAX >> 1];
+        let mut x = 0x9e37_79b9u32;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            // Dense masks too: most contacts meet bodies with many colours taken.
+            masks.push(x | (x >> 3) | (x << 7));
+            masks.push(x);
+        }
+        for taken in masks {
+            let walk_up = (0..COLOURS).find(|&k| taken & (1 << k) == 0);
+            let walk_down = (0..COLOURS).rev().find(|&k| taken & (1 << k) == 0);
+            assert_eq!(lowest_free(taken), walk_up, "{taken:#034b}");
+            assert_eq!(highest_free(taken), walk_down, "{taken:#034b}");
         }
     }
 }
