@@ -70,6 +70,14 @@ pub trait ProxyShapes {
     fn moved(&self, _proxy: ProxyId) -> Real {
         Real::INFINITY
     }
+
+    /// True if every proxy rests and none moved since the last update (every
+    /// [`ProxyShapes::is_resting`] true, every [`ProxyShapes::moved`] zero): a world at rest.
+    /// An update then leaves every pair as it is, and a second one in a row has nothing to
+    /// do, not even the walk over the pairs. Default false.
+    fn all_at_rest(&self) -> bool {
+        false
+    }
 }
 
 /// A slice indexed by proxy id serves tests and simple callers.
@@ -623,6 +631,11 @@ pub struct NarrowPhase {
     /// See [`NarrowPhase::updated`].
     #[cfg_attr(feature = "serde", serde(skip))]
     updated: Vec<u32>,
+    /// The last update found every proxy at rest ([`ProxyShapes::all_at_rest`]), so left every
+    /// pair as it was, and no pair has changed since: its lists stand, and the next update at
+    /// rest has nothing to do. Cleared by every change to the pairs.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    settled: bool,
 }
 
 impl NarrowPhase {
@@ -638,6 +651,7 @@ impl NarrowPhase {
             kept_apart: 0,
             watched: Vec::new(),
             updated: Vec::new(),
+            settled: false,
         }
     }
 
@@ -648,6 +662,9 @@ impl NarrowPhase {
 
     /// Starts and ends pairs as the broad phase reported.
     pub fn apply(&mut self, events: &[PairEvent]) {
+        if !events.is_empty() {
+            self.settled = false;
+        }
         for event in events {
             match *event {
                 PairEvent::Began(pair) => {
@@ -683,6 +700,9 @@ impl NarrowPhase {
     /// the others are made again. Points are kept up to the margin plus both proxies'
     /// speculative distances.
     pub fn update<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) {
+        if self.stays_settled(shapes) {
+            return;
+        }
         self.scratch.resize_with(1, Scratch::default);
         let scratch = &mut self.scratch[0];
         scratch.start();
@@ -692,6 +712,20 @@ impl NarrowPhase {
             update_pair(contact, simplex, index, shapes, self.margin, scratch);
         }
         self.finish(1);
+        self.settled = shapes.all_at_rest();
+    }
+
+    /// Whether the world is at rest and was at the last update, nothing having changed since:
+    /// then every pair stays as it is, the watched pairs stay watched and none is updated (what
+    /// the walk would find), and the walk is skipped.
+    fn stays_settled<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) -> bool {
+        if !(self.settled && shapes.all_at_rest()) {
+            return false;
+        }
+        self.recycled = 0;
+        self.kept_apart = 0;
+        self.updated.clear();
+        true
     }
 
     /// [`NarrowPhase::update`] split over `workers` threads: `run` must call its argument
@@ -704,6 +738,9 @@ impl NarrowPhase {
         workers: usize,
         run: impl FnOnce(&(dyn Fn(usize, usize) + Sync)),
     ) {
+        if self.stays_settled(shapes) {
+            return;
+        }
         let workers = workers.max(1);
         self.scratch.resize_with(workers, Scratch::default);
         let margin = self.margin;
@@ -741,6 +778,7 @@ impl NarrowPhase {
             }
         });
         self.finish(workers);
+        self.settled = shapes.all_at_rest();
     }
 
     /// The tallies and the watched list of `workers` scratches, in worker (so pair) order.
@@ -786,6 +824,7 @@ impl NarrowPhase {
     /// Drops the pairs `keep` refuses (for example two bodies a new joint stops colliding).
     /// They come back only when the broad phase reports them beginning again.
     pub fn retain(&mut self, mut keep: impl FnMut(&ProxyPair) -> bool) {
+        self.settled = false;
         let mut i = 0;
         while i < self.contacts.len() {
             if keep(&self.contacts[i].pair) {
@@ -801,6 +840,7 @@ impl NarrowPhase {
     /// false, leaving the cache empty, if a pair is not ordered (`a < b`) or appears twice, or
     /// the simplices do not match the pairs (one each, at most four finite vertices).
     pub fn reindex(&mut self) -> bool {
+        self.settled = false;
         self.index.clear();
         let index = &mut self.index;
         let fits = self.simplices.len() == self.contacts.len()
@@ -832,6 +872,7 @@ impl NarrowPhase {
 
     /// Mutable access for the solver to store impulses after solving.
     pub fn contacts_mut(&mut self) -> &mut [PairContact] {
+        self.settled = false;
         &mut self.contacts
     }
 
@@ -1080,6 +1121,102 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Colliders as a world at rest shows them: every proxy resting and unmoved; `claims`
+    /// says whether the view also reports it through [`ProxyShapes::all_at_rest`] (the fast
+    /// path) or leaves the narrow phase to find it pair by pair.
+    struct AtRest<'a> {
+        colliders: &'a [(Shape, Isometry<Real>)],
+        claims: bool,
+    }
+
+    impl ProxyShapes for AtRest<'_> {
+        fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)> {
+            self.colliders.shape_and_pose(proxy)
+        }
+        fn is_resting(&self, _proxy: ProxyId) -> bool {
+            true
+        }
+        fn moved(&self, _proxy: ProxyId) -> Real {
+            0.0
+        }
+        fn all_at_rest(&self) -> bool {
+            self.claims
+        }
+    }
+
+    /// A world at rest skips the walk over the pairs from its second update on, and what it
+    /// reports is what the walk would have found; a change to the pairs in between (here one
+    /// made through `contacts_mut`, as the engine stores impulses) makes the next update walk.
+    #[test]
+    fn a_world_at_rest_skips_the_walk_and_finds_what_it_would() {
+        let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+        let colliders: Vec<(Shape, Isometry<Real>)> = (0..6)
+            .map(|i| {
+                let x = (i / 2) as Real * 3.0;
+                (
+                    cube.clone(),
+                    Isometry::translation(x, (i % 2) as Real * 0.99, 0.0),
+                )
+            })
+            .collect();
+        let events: Vec<PairEvent> = (0..5u32)
+            .map(|i| {
+                PairEvent::Began(ProxyPair {
+                    a: ProxyId(i),
+                    b: ProxyId(i + 1),
+                })
+            })
+            .collect();
+        let (mut fast, mut walked) = (NarrowPhase::new(0.02), NarrowPhase::new(0.02));
+        for narrow in [&mut fast, &mut walked] {
+            narrow.apply(&events);
+            narrow.update(colliders.as_slice());
+        }
+        let claims = AtRest {
+            colliders: &colliders,
+            claims: true,
+        };
+        let finds = AtRest {
+            colliders: &colliders,
+            claims: false,
+        };
+        let same = |fast: &NarrowPhase, walked: &NarrowPhase| {
+            assert_eq!(fast.watched(), walked.watched());
+            assert_eq!(fast.updated(), walked.updated());
+            assert_eq!(fast.recycled(), walked.recycled());
+            assert_eq!(fast.kept_apart(), walked.kept_apart());
+        };
+        for round in 0..3 {
+            fast.update(&claims);
+            walked.update(&finds);
+            same(&fast, &walked);
+            assert!(fast.settled, "round {round}");
+            assert_eq!(fast.watched(), &[0, 2, 4][..], "the touching pairs");
+        }
+        // A change between updates: the next one walks and sees it.
+        for narrow in [&mut fast, &mut walked] {
+            narrow.contacts_mut()[2].manifolds.clear();
+        }
+        assert!(!fast.settled);
+        fast.update(&claims);
+        walked.update(&finds);
+        same(&fast, &walked);
+        assert_eq!(fast.watched(), &[0, 4][..]);
+        // A pair ending, likewise.
+        let end = [PairEvent::Ended(ProxyPair {
+            a: ProxyId(0),
+            b: ProxyId(1),
+        })];
+        for narrow in [&mut fast, &mut walked] {
+            narrow.apply(&end);
+        }
+        fast.update(&claims);
+        walked.update(&finds);
+        same(&fast, &walked);
+        assert_eq!(fast.contacts().len(), 4);
+        assert_eq!(fast.watched().len(), 1);
     }
 
     /// A cache that no longer fits its manifolds (a hostile snapshot's) is reported and never

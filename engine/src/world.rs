@@ -186,6 +186,9 @@ pub struct World {
     /// (filled as the colliders are moved, world/collide.rs): reaching it through the
     /// collider and body arenas cost several cache misses a pair.
     proxy_motion: Vec<ProxyMotion>,
+    /// Every collider rested and none had moved when the broad phase was last updated (the
+    /// narrow phase then has nothing to do: [`sprung_collision::narrow_phase::ProxyShapes::all_at_rest`]).
+    proxies_at_rest: bool,
     solver_bodies: Bodies,
     /// The body slot of each solver body.
     solver_slots: Vec<u32>,
@@ -228,6 +231,7 @@ impl World {
             query_slack: 0.0,
             teleported: Vec::new(),
             proxy_motion: Vec::new(),
+            proxies_at_rest: false,
             solver_bodies: Bodies::default(),
             solver_slots: Vec::new(),
             islands: Islands::default(),

@@ -23,6 +23,7 @@ impl World {
         self.proxy_motion.clear();
         self.proxy_motion
             .resize(self.broad_phase.id_bound(), ProxyMotion::default());
+        let mut at_rest = true;
         for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
             let resting = body.is_resting();
@@ -32,16 +33,19 @@ impl World {
                 collider.moved += motion(&collider.world_pose, &pose, collider.radius());
                 collider.world_pose = pose;
             } else if resting {
+                at_rest &= collider.moved == 0.0;
                 self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
                 collider.moved = 0.0;
                 continue;
             }
+            at_rest = false;
             self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
             // Every pair of the proxy takes it off its budget in this update.
             collider.moved = 0.0;
             let aabb = broad_phase_box(body, collider, dt);
             self.broad_phase.set_aabb(collider.proxy, aabb);
         }
+        self.proxies_at_rest = at_rest;
         self.pair_events.clear();
         self.broad_phase.update(&mut self.pair_events);
         // Every collider is inside its box again.
@@ -86,6 +90,7 @@ impl World {
             broad_phase: &self.broad_phase,
             colliders: &self.colliders,
             motion: &self.proxy_motion,
+            at_rest: self.proxies_at_rest,
             dt,
         };
         // Split over the solver's threads when there is enough to share: the pairs are
@@ -237,6 +242,8 @@ struct ColliderView<'w> {
     broad_phase: &'w BroadPhase,
     colliders: &'w Arena<Collider, ColliderHandle>,
     motion: &'w [ProxyMotion],
+    /// Every collider rests and none moved since the last update.
+    at_rest: bool,
     dt: Real,
 }
 
@@ -268,6 +275,10 @@ impl ProxyShapes for ColliderView<'_> {
 
     fn is_resting(&self, proxy: ProxyId) -> bool {
         self.motion.get(proxy.0 as usize).is_none_or(|m| m.resting)
+    }
+
+    fn all_at_rest(&self) -> bool {
+        self.at_rest
     }
 
     fn moved(&self, proxy: ProxyId) -> Real {
