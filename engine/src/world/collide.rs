@@ -27,7 +27,15 @@ impl World {
         for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
             let resting = body.is_resting();
-            let pose = body.pose * collider.local_pose;
+            // A sleeping body has not moved since its colliders were placed (only the step
+            // moves a body without waking it, and it fell asleep after its last placing): its
+            // colliders' poses stand, without the product (most colliders of a world at rest).
+            let pose = if body.is_sleeping() {
+                debug_assert_eq!(body.pose * collider.local_pose, collider.world_pose);
+                collider.world_pose
+            } else {
+                body.pose * collider.local_pose
+            };
             if pose != collider.world_pose {
                 // Teleported since the last step (or a static body moved): counted too.
                 collider.moved += motion(&collider.world_pose, &pose, collider.radius());
