@@ -291,3 +291,55 @@ fn touch_events_hold_across_sleep_and_waking() {
     }
     assert_eq!(ball_ended, 1, "the ball thrown up left the pile");
 }
+
+/// A world at rest for a while (the narrow phase then skips its walk over the pairs) still
+/// sees what the user changes: the ground teleported from under the sleeping pile wakes it and
+/// the pile follows it, whether the ground drops a little (the pairs' boxes still overlap, and
+/// their manifolds must follow the ground) or far (the pairs end). Fails if the broad phase
+/// takes a static body for a sleeping one and misses its teleport (checked).
+#[test]
+fn a_world_long_at_rest_sees_its_ground_teleported() {
+    for drop in [0.02, 1.0] {
+        let mut world = World::default();
+        let (ground, cubes) = pyramid(&mut world);
+        settle(&mut world, &cubes, 600);
+        for _ in 0..60 {
+            let report = world.step(DT).unwrap();
+            assert_eq!(report.contact_pairs, 0);
+        }
+        let _: Vec<Event> = world.drain_events().collect();
+        let y0 = world.body(cubes[0]).unwrap().translation().y;
+        let mut pose = *world.body(ground).unwrap().pose();
+        pose.translation.vector.y -= drop;
+        world.set_pose(ground, pose).unwrap();
+        let mut ended = 0;
+        for _ in 0..60 {
+            world.step(DT).unwrap();
+            ended += world
+                .drain_events()
+                .filter(|e| {
+                    matches!(e, Event::ContactEnded { bodies: (a, b), .. } if *a == ground || *b == ground)
+                })
+                .count();
+        }
+        let fell = y0 - world.body(cubes[0]).unwrap().translation().y;
+        if drop < 0.5 {
+            // Landed again on the ground, as far below as it went (within the contacts' give).
+            assert!(
+                (fell - drop).abs() < 3e-3,
+                "fell {fell} m for a drop of {drop}"
+            );
+        } else {
+            // The bottom row (four cubes) stood on the ground: a second of free fall is 4.9 m,
+            // so it landed on the ground 1 m below (ending and beginning again its contacts).
+            assert!(
+                ended >= 4,
+                "the bottom row's contacts with the ground: {ended}"
+            );
+            assert!(
+                (fell - drop).abs() < 3e-3,
+                "fell {fell} m for a drop of {drop}"
+            );
+        }
+    }
+}
