@@ -665,6 +665,16 @@ impl NarrowPhase {
         if !events.is_empty() {
             self.settled = false;
         }
+        // Room for the pairs beginning, at once: a scene's first step begins every pair, and
+        // growing the records (512 bytes each) and the index as they come copied them over and
+        // over.
+        let began = events
+            .iter()
+            .filter(|e| matches!(e, PairEvent::Began(_)))
+            .count();
+        self.contacts.reserve(began);
+        self.simplices.reserve(began);
+        self.index.reserve(began);
         for event in events {
             match *event {
                 PairEvent::Began(pair) => {
