@@ -710,7 +710,7 @@ impl NarrowPhase {
     /// the others are made again. Points are kept up to the margin plus both proxies'
     /// speculative distances.
     pub fn update<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) {
-        if self.stays_settled(shapes) {
+        if self.skip_if_settled(shapes) {
             return;
         }
         self.scratch.resize_with(1, Scratch::default);
@@ -725,10 +725,10 @@ impl NarrowPhase {
         self.settled = shapes.all_at_rest();
     }
 
-    /// Whether the world is at rest and was at the last update, nothing having changed since:
-    /// then every pair stays as it is, the watched pairs stay watched and none is updated (what
-    /// the walk would find), and the walk is skipped.
-    fn stays_settled<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) -> bool {
+    /// If the world is at rest and was at the last update, nothing having changed since, sets
+    /// what the walk would find (every pair as it is, the watched pairs still watched, none
+    /// updated, nothing recycled or kept apart) and returns true: the walk is skipped.
+    fn skip_if_settled<S: ProxyShapes + ?Sized>(&mut self, shapes: &S) -> bool {
         if !(self.settled && shapes.all_at_rest()) {
             return false;
         }
@@ -748,7 +748,7 @@ impl NarrowPhase {
         workers: usize,
         run: impl FnOnce(&(dyn Fn(usize, usize) + Sync)),
     ) {
-        if self.stays_settled(shapes) {
+        if self.skip_if_settled(shapes) {
             return;
         }
         let workers = workers.max(1);

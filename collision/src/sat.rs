@@ -299,6 +299,14 @@ impl BoxPair {
         )
     }
 
+    /// The gaps along every candidate axis: A's faces and B's, then the edge pairs' (those not
+    /// too near parallel), in the order the overlap test reads them.
+    fn gaps(&self) -> impl Iterator<Item = Real> + '_ {
+        let faces = (0..3).flat_map(|i| [self.gap_a(i), self.gap_b(i)]);
+        let edges = (0..9).filter_map(|k| self.gap_edges(k / 3, k % 3).map(|(gap, _)| gap));
+        faces.chain(edges)
+    }
+
     /// The gap along `e_i x b_j` and that unit axis, pointing from A to B; `None` for edges
     /// too near parallel to give an axis of their own (the face axes then decide).
     fn gap_edges(&self, i: usize, j: usize) -> Option<(Real, Vector<Real>)> {
@@ -323,10 +331,7 @@ pub(crate) fn cuboid_cuboid_overlap(
     b: &Cuboid,
     pose_b: &Isometry<Real>,
 ) -> Option<bool> {
-    let pair = BoxPair::new(a, pose_a, b, pose_b);
-    let faces = (0..3).flat_map(|i| [pair.gap_a(i), pair.gap_b(i)]);
-    let edges = (0..9).filter_map(|k| pair.gap_edges(k / 3, k % 3).map(|(gap, _)| gap));
-    for gap in faces.chain(edges) {
+    for gap in BoxPair::new(a, pose_a, b, pose_b).gaps() {
         if gap > 0.0 {
             return Some(false);
         }
@@ -879,10 +884,8 @@ mod tests {
                     // GJK's "touching" may be within its own tolerance of apart: the SAT
                     // must then find no gap beyond that tolerance.
                     if ours == Some(false) && touching {
-                        let pair = BoxPair::new(&a, &pose_a, &b, &pose_b);
-                        let widest = (0..3)
-                            .flat_map(|i| [pair.gap_a(i), pair.gap_b(i)])
-                            .chain((0..9).filter_map(|k| pair.gap_edges(k / 3, k % 3).map(|g| g.0)))
+                        let widest = BoxPair::new(&a, &pose_a, &b, &pose_b)
+                            .gaps()
                             .fold(Real::NEG_INFINITY, Real::max);
                         assert!(widest <= tol, "case {case}: SAT gap {widest}, GJK touching");
                     } else {
