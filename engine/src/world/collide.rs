@@ -6,10 +6,11 @@ use super::*;
 use parry3d::bounding_volume::Aabb;
 
 /// Least work (in recycled pairs, see [`QUERY_WEIGHT`]) for which the narrow phase is split
-/// over threads: below it, waking the workers costs more than it saves. Measured on two
-/// threads (`--no-sleep`, every pair recycled): `pyramid`'s 1,335 pairs took 0.054 ms split
-/// against 0.042 serial, `pyramid3d`'s 4,324 took 0.121 against 0.157.
-const PARALLEL_WORK: usize = 2048;
+/// over threads: below it, handing out the work costs more than it saves. Measured on two
+/// threads (`--no-sleep`, every pair recycled): while a sleeping worker took ~25 us to wake,
+/// `pyramid`'s 1,335 pairs took 0.054 ms split against 0.042 serial; since workers watch for
+/// work between uses (`parallel.rs`), its collide stage takes 0.044 ms split against 0.062.
+const PARALLEL_WORK: usize = 1024;
 /// What a pair the narrow phase queries costs against one it recycles or keeps apart: a
 /// manifold made again is thousands of instructions (clipping, GJK), a recycled one ~500.
 const QUERY_WEIGHT: usize = 8;
