@@ -263,6 +263,34 @@ impl Pool {
 mod tests {
     use super::*;
 
+    /// Every worker runs each piece of work once, whether it was watching for it (runs back to
+    /// back) or asleep (runs further apart than [`WATCH`]).
+    #[test]
+    fn each_worker_runs_each_piece_once() {
+        let mut pool = Pool::default();
+        let runs = [
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+        ];
+        let mut expected = 0;
+        for pause in [None, Some(WATCH * 4), None, Some(WATCH * 4)] {
+            for _ in 0..50 {
+                pool.run(3, &|worker, workers| {
+                    assert_eq!(workers, 3);
+                    runs[worker].fetch_add(1, Ordering::Relaxed);
+                });
+                expected += 1;
+                for r in &runs {
+                    assert_eq!(r.load(Ordering::Relaxed), expected);
+                }
+                if let Some(pause) = pause {
+                    std::thread::sleep(pause);
+                }
+            }
+        }
+    }
+
     /// The shares cover the range once, in order.
     #[test]
     fn shares_tile_the_range() {
