@@ -76,7 +76,7 @@ unsafe impl<T> Send for Shared<T> {}
 unsafe impl<T> Sync for Shared<T> {}
 
 /// The solver's worker threads: started when a solve first asks for more than one worker
-/// (again only if the count changes), parked between solves, and woken for each with the
+/// (again only for a larger count: a smaller one uses the first of them), parked between solves, and woken for each with the
 /// stage list to run. A solve allocates nothing: the work is handed over as a pointer, and
 /// waking and waiting are a mutex, a condition variable and an atomic counter (a rayon scope
 /// boxes every job it spawns, a few allocations per step).
@@ -102,6 +102,10 @@ struct Task {
     /// The solve's work, valid from the generation's start until every worker has reported
     /// it done (the caller waits for that before its borrow ends).
     work: Option<*const Work>,
+    /// How many take part, counting the caller: the pool's threads past them sit the
+    /// generation out (a pool serves any count up to its own, so that a step whose
+    /// narrow phase and solve ask for different counts does not start threads twice).
+    workers: usize,
     /// The pool is being dropped.
     stop: bool,
 }
@@ -134,6 +138,7 @@ impl Workers {
             task: std::sync::Mutex::new(Task {
                 generation: 0,
                 work: None,
+                workers: 1,
                 stop: false,
             }),
             wake: std::sync::Condvar::new(),
@@ -150,7 +155,7 @@ impl Workers {
             let state = std::sync::Arc::clone(&workers.state);
             let thread = std::thread::Builder::new()
                 .name(format!("sprung-solver-{index}"))
-                .spawn(move || serve(&state, index, count))
+                .spawn(move || serve(&state, index))
                 .ok()?;
             workers.threads.push(thread);
         }
@@ -170,7 +175,7 @@ const WATCH: std::time::Duration = std::time::Duration::from_micros(250);
 
 /// A worker's loop: watch for a generation, then wait for it asleep; run its work, report it
 /// done.
-fn serve(state: &State, index: usize, count: usize) {
+fn serve(state: &State, index: usize) {
     let mut seen = 0;
     loop {
         let watching = std::time::Instant::now();
@@ -183,7 +188,7 @@ fn serve(state: &State, index: usize, count: usize) {
                 std::thread::yield_now();
             }
         }
-        let work = {
+        let (work, workers) = {
             let mut task = state.task.lock().unwrap_or_else(|e| e.into_inner());
             while task.generation == seen && !task.stop {
                 task = state.wake.wait(task).unwrap_or_else(|e| e.into_inner());
@@ -192,12 +197,17 @@ fn serve(state: &State, index: usize, count: usize) {
                 return;
             }
             seen = task.generation;
-            task.work
+            (task.work, task.workers)
         };
+        // A thread past the count asked for sits this generation out, unseen by the caller
+        // (it never reads the work, so the caller need not wait for it).
+        if index >= workers {
+            continue;
+        }
         if let Some(work) = work {
             // SAFETY: the caller keeps the work alive until every worker reports done.
             let work = unsafe { &*work };
-            let run = std::panic::AssertUnwindSafe(|| work(index, count));
+            let run = std::panic::AssertUnwindSafe(|| work(index, workers));
             if std::panic::catch_unwind(run).is_err() {
                 state.panicked.store(true, Ordering::Release);
             }
@@ -225,14 +235,14 @@ impl Pool {
     /// calling thread; on the calling thread alone for one worker (or if no thread can be
     /// started: then with one worker, which gives the same result).
     pub(crate) fn run<'a>(&mut self, workers: usize, work: &'a (dyn Fn(usize, usize) + Sync + 'a)) {
-        if workers > 1 && self.workers.as_ref().is_none_or(|w| w.count != workers) {
+        if workers > 1 && self.workers.as_ref().is_none_or(|w| w.count < workers) {
             self.workers = None;
             self.workers = Workers::start(workers);
         }
         let Some(pool) = self
             .workers
             .as_ref()
-            .filter(|w| workers > 1 && w.count == workers)
+            .filter(|w| workers > 1 && w.count >= workers)
         else {
             return work(0, 1);
         };
@@ -247,6 +257,7 @@ impl Pool {
             let mut task = state.task.lock().unwrap_or_else(|e| e.into_inner());
             task.generation += 1;
             task.work = Some(erased);
+            task.workers = workers;
             state.posted.store(task.generation, Ordering::Release);
         }
         state.wake.notify_all();
@@ -272,8 +283,9 @@ impl Pool {
 mod tests {
     use super::*;
 
-    /// Every worker runs each piece of work once, whether it was watching for it (runs back to
-    /// back) or asleep (runs further apart than [`WATCH`]).
+    /// Every worker asked for runs each piece of work once, and no other does, whether it was
+    /// watching for it (runs back to back) or asleep (runs further apart than [`WATCH`]), and
+    /// whatever count each run asks for; the pool's threads start once, for the largest.
     #[test]
     fn each_worker_runs_each_piece_once() {
         let mut pool = Pool::default();
@@ -282,17 +294,22 @@ mod tests {
             AtomicUsize::new(0),
             AtomicUsize::new(0),
         ];
-        let mut expected = 0;
+        let mut expected = [0; 3];
         for pause in [None, Some(WATCH * 4), None, Some(WATCH * 4)] {
-            for _ in 0..50 {
-                pool.run(3, &|worker, workers| {
-                    assert_eq!(workers, 3);
+            for k in 0..60 {
+                let count = [3, 2, 1][k % 3];
+                pool.run(count, &|worker, workers| {
+                    assert_eq!(workers, count);
                     runs[worker].fetch_add(1, Ordering::Relaxed);
                 });
-                expected += 1;
-                for r in &runs {
-                    assert_eq!(r.load(Ordering::Relaxed), expected);
+                for e in &mut expected[..count] {
+                    *e += 1;
                 }
+                for (r, e) in runs.iter().zip(expected) {
+                    assert_eq!(r.load(Ordering::Relaxed), e);
+                }
+                let threads = pool.workers.as_ref().map(|w| w.threads.len());
+                assert_eq!(threads, Some(2), "started once, for three workers");
                 if let Some(pause) = pause {
                     std::thread::sleep(pause);
                 }
