@@ -76,8 +76,8 @@ unsafe impl<T> Send for Shared<T> {}
 unsafe impl<T> Sync for Shared<T> {}
 
 /// The solver's worker threads: started when a solve first asks for more than one worker
-/// (again only for a larger count: a smaller one uses the first of them), parked between solves, and woken for each with the
-/// stage list to run. A solve allocates nothing: the work is handed over as a pointer, and
+/// (again only for a larger count: a smaller one uses the first of them), parked between
+/// solves, and woken for each with the stage list to run. A solve allocates nothing: the work is handed over as a pointer, and
 /// waking and waiting are a mutex, a condition variable and an atomic counter (a rayon scope
 /// boxes every job it spawns, a few allocations per step).
 #[derive(Default)]
@@ -116,7 +116,7 @@ unsafe impl Send for Task {}
 struct State {
     task: std::sync::Mutex<Task>,
     wake: std::sync::Condvar,
-    /// `Task::generation`, read without the lock by a worker watching for the next solve.
+    /// `Task::generation`, read without the lock by a worker watching for its next work.
     posted: AtomicU64,
     /// Workers done with the current generation.
     done: AtomicUsize,
