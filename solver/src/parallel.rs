@@ -77,9 +77,10 @@ unsafe impl<T> Sync for Shared<T> {}
 
 /// The solver's worker threads: started when a solve first asks for more than one worker
 /// (again only for a larger count: a smaller one uses the first of them), parked between
-/// solves, and woken for each with the stage list to run. A solve allocates nothing: the work is handed over as a pointer, and
-/// waking and waiting are a mutex, a condition variable and an atomic counter (a rayon scope
-/// boxes every job it spawns, a few allocations per step).
+/// solves, and woken for each with the stage list to run. A solve allocates nothing: the
+/// work is handed over as a pointer, and waking and waiting are a mutex, a condition
+/// variable and atomic counters (a rayon scope boxes every job it spawns, a few allocations
+/// per step).
 #[derive(Default)]
 pub(crate) struct Pool {
     workers: Option<Workers>,
