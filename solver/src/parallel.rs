@@ -39,14 +39,34 @@ impl Barrier {
             self.generation.fetch_add(1, Ordering::Release);
             return;
         }
-        let mut spins = 0u32;
+        let mut backoff = Backoff::default();
         while self.generation.load(Ordering::Acquire) == generation {
-            if spins < 2_000 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
-            }
+            backoff.snooze();
+        }
+    }
+}
+
+/// How a thread waits for another: it spins a while (the other is usually a few
+/// microseconds away on its own core), then yields at each check, so that a thread placed on
+/// the core of the one it waits for lets that one run. The barrier, the pool's caller and its
+/// watching workers all wait this way.
+#[derive(Default)]
+struct Backoff {
+    spins: u32,
+}
+
+impl Backoff {
+    /// Spins this many times before yielding.
+    const SPINS: u32 = 2_000;
+
+    /// One wait between two checks.
+    #[inline]
+    fn snooze(&mut self) {
+        if self.spins < Self::SPINS {
+            std::hint::spin_loop();
+            self.spins += 1;
+        } else {
+            std::thread::yield_now();
         }
     }
 }
@@ -180,14 +200,9 @@ fn serve(state: &State, index: usize) {
     let mut seen = 0;
     loop {
         let watching = std::time::Instant::now();
-        let mut spins = 0u32;
+        let mut backoff = Backoff::default();
         while state.posted.load(Ordering::Acquire) == seen && watching.elapsed() < WATCH {
-            if spins < 1_000 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
-            }
+            backoff.snooze();
         }
         let (work, workers) = {
             let mut task = state.task.lock().unwrap_or_else(|e| e.into_inner());
@@ -263,14 +278,9 @@ impl Pool {
         }
         state.wake.notify_all();
         work(0, workers);
-        let mut spins = 0u32;
+        let mut backoff = Backoff::default();
         while state.done.load(Ordering::Acquire) < workers - 1 {
-            if spins < 2_000 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
-            }
+            backoff.snooze();
         }
         state.task.lock().unwrap_or_else(|e| e.into_inner()).work = None;
         assert!(
