@@ -351,6 +351,21 @@ impl Recycle {
     }
 }
 
+/// A block of the watched list ([`NarrowPhase::watched_blocks`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WatchedBlock {
+    /// The pairs (indices into [`NarrowPhase::contacts`]) the block's worker updated.
+    pub pairs: std::ops::Range<usize>,
+    /// Where the block ends in the watched list (it starts where the one before ends).
+    pub end: usize,
+    /// Where it ends in the updated list ([`NarrowPhase::updated`]).
+    pub updated_end: usize,
+    /// How many manifolds with points its updated pairs hold ([`NarrowPhase::updated`]): as
+    /// many contacts as its pairs give unless a pair left as it was (both proxies at rest,
+    /// most often asleep) has its bodies woken since.
+    pub manifolds: usize,
+}
+
 /// One worker's buffers and tallies during an update.
 #[derive(Debug, Default)]
 struct Scratch {
@@ -364,6 +379,8 @@ struct Scratch {
     watched: Vec<u32>,
     /// Those of them the update looked at, in order.
     updated: Vec<u32>,
+    /// How many manifolds with points the watched pairs it updated hold.
+    manifolds: usize,
 }
 
 impl Scratch {
@@ -372,6 +389,17 @@ impl Scratch {
         self.kept_apart = 0;
         self.watched.clear();
         self.updated.clear();
+        self.manifolds = 0;
+    }
+
+    /// Adds pair `contact`, number `index`, which the update looked at, to the watched list.
+    fn watch(&mut self, contact: &PairContact, index: usize) {
+        self.watched.push(index as u32);
+        self.manifolds += contact
+            .manifolds
+            .iter()
+            .filter(|m| !m.points.is_empty())
+            .count();
     }
 }
 
@@ -411,6 +439,8 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             if moved == 0.0 {
                 // Left as it was (a pile asleep): watched if it was, but not updated.
                 if is_watched(contact) {
+                    // Not counted in `manifolds`: its points are not read (their record's
+                    // first line tells it is watched), and a pair asleep gives no contact.
                     scratch.watched.push(index as u32);
                 }
                 return;
@@ -544,7 +574,7 @@ fn update_pair<S: ProxyShapes + ?Sized>(
         };
     }
     if is_watched(contact) {
-        scratch.watched.push(index as u32);
+        scratch.watch(contact, index);
         scratch.updated.push(index as u32);
     }
 }
@@ -578,6 +608,12 @@ fn prefetch_lines(pairs: &[PairContact], index: usize, bytes: usize) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (pairs, index, bytes);
+}
+
+/// Asks the processor for every cache line of `pairs[index]`'s record, if there is one
+/// ([`NarrowPhase::prefetch_pair`] for a block of the pairs).
+pub fn prefetch_record(pairs: &[PairContact], index: usize) {
+    prefetch_lines(pairs, index, std::mem::size_of::<PairContact>());
 }
 
 /// Whether the engine's walks over the pairs need `contact`: points now, or touching before.
@@ -631,6 +667,9 @@ pub struct NarrowPhase {
     /// See [`NarrowPhase::updated`].
     #[cfg_attr(feature = "serde", serde(skip))]
     updated: Vec<u32>,
+    /// See [`NarrowPhase::watched_blocks`].
+    #[cfg_attr(feature = "serde", serde(skip))]
+    blocks: Vec<WatchedBlock>,
     /// The last update found every proxy at rest ([`ProxyShapes::all_at_rest`]), so left every
     /// pair as it was, and no pair has changed since: its lists stand, and the next update at
     /// rest has nothing to do. Cleared by every change to the pairs.
@@ -651,6 +690,7 @@ impl NarrowPhase {
             kept_apart: 0,
             watched: Vec::new(),
             updated: Vec::new(),
+            blocks: Vec::new(),
             settled: false,
         }
     }
@@ -735,6 +775,9 @@ impl NarrowPhase {
         self.recycled = 0;
         self.kept_apart = 0;
         self.updated.clear();
+        for block in &mut self.blocks {
+            block.updated_end = 0;
+        }
         true
     }
 
@@ -797,11 +840,19 @@ impl NarrowPhase {
         self.kept_apart = 0;
         self.watched.clear();
         self.updated.clear();
-        for scratch in &self.scratch[..workers] {
+        self.blocks.clear();
+        let len = self.contacts.len().min(self.simplices.len());
+        for (worker, scratch) in self.scratch[..workers].iter().enumerate() {
             self.recycled += scratch.recycled;
             self.kept_apart += scratch.kept_apart;
             self.watched.extend_from_slice(&scratch.watched);
             self.updated.extend_from_slice(&scratch.updated);
+            self.blocks.push(WatchedBlock {
+                pairs: share(len, worker, workers),
+                end: self.watched.len(),
+                updated_end: self.updated.len(),
+                manifolds: scratch.manifolds,
+            });
         }
     }
 
@@ -811,6 +862,15 @@ impl NarrowPhase {
     /// shapes apart) would be read only to be skipped.
     pub fn watched(&self) -> &[u32] {
         &self.watched
+    }
+
+    /// The watched list ([`NarrowPhase::watched`]) in the blocks the last update's workers
+    /// made it in (one for a serial update), each with its pairs and how many manifolds with
+    /// points its updated pairs hold: a worker of a later stage can take a block whose pairs
+    /// its own core has just read and written, and know where its output can start from the
+    /// blocks before it.
+    pub fn watched_blocks(&self) -> &[WatchedBlock] {
+        &self.blocks
     }
 
     /// The watched pairs ([`NarrowPhase::watched`]) that the last update looked at, in pair
@@ -872,12 +932,18 @@ impl NarrowPhase {
     /// for nothing.
     #[inline(always)]
     pub fn prefetch_pair(&self, index: usize) {
-        prefetch_lines(&self.contacts, index, std::mem::size_of::<PairContact>());
+        prefetch_record(&self.contacts, index);
     }
 
     /// Every overlapping pair with its manifolds, in a deterministic order.
     pub fn contacts(&self) -> &[PairContact] {
         &self.contacts
+    }
+
+    /// [`NarrowPhase::contacts_mut`] with the updated list ([`NarrowPhase::updated`]).
+    pub fn contacts_mut_and_updated(&mut self) -> (&mut [PairContact], &[u32]) {
+        self.settled = false;
+        (&mut self.contacts, &self.updated)
     }
 
     /// Mutable access for the solver to store impulses after solving.

@@ -173,6 +173,12 @@ pub struct World {
     /// For each solver contact (by position, its `user_index`): the narrow-phase pair and the
     /// manifold within it that it was built from.
     contact_sources: Vec<(u32, u32)>,
+    /// How many contacts each block's worker wrote in `build_contacts` (`None`: out of room).
+    contact_counts: Vec<Option<usize>>,
+    /// The blocks `report_touching` walks on several workers (empty: one walk).
+    report_blocks: Vec<events::ReportBlock>,
+    /// Each of those workers' events, added to `events` in block order.
+    block_events: Vec<Vec<Event>>,
     /// How far a moving collider can be outside its broad-phase box (m): the step moves the
     /// bodies after the broad phase is updated, and `place_colliders` grows this by each
     /// collider's motion; the next update resets it. Queries search the broad phase with their
@@ -228,6 +234,9 @@ impl World {
             narrow_phase: NarrowPhase::new(SPECULATIVE_DISTANCE),
             solver: Solver::default(),
             contact_sources: Vec::new(),
+            contact_counts: Vec::new(),
+            report_blocks: Vec::new(),
+            block_events: Vec::new(),
             query_slack: 0.0,
             teleported: Vec::new(),
             proxy_motion: Vec::new(),

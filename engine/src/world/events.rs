@@ -1,6 +1,8 @@
 //! Contacts and sensor overlaps that began or ended, reported as events after the solve.
 
+use super::rows::Blocks;
 use super::*;
+use sprung_collision::narrow_phase::{prefetch_record, PairContact};
 
 impl World {
     /// Hands each contact's accumulated impulses back to its pair for the next warm start,
@@ -16,16 +18,117 @@ impl World {
     /// record (432 bytes) is read once here, not once to store the impulses and again to
     /// report (in `boxes` each first read of a record is a cache miss).
     ///
+    /// When `build_contacts` wrote the contacts on several workers, the same workers walk the
+    /// same blocks of pairs here (each its block's records, in its core's cache), each event
+    /// kept in its block's list and the lists added in block order: the events of one walk.
+    ///
     /// [`NarrowPhase::updated`]: sprung_collision::narrow_phase::NarrowPhase::updated
     pub(super) fn report_touching(&mut self) {
+        if self.solver.contacts.is_empty() && self.narrow_phase.updated().is_empty() {
+            // Nothing to walk (a world at rest): the pairs are left untouched, so that the
+            // narrow phase knows they have not changed.
+            return;
+        }
+        if self.report_blocks.len() > 1 {
+            let workers = self.report_blocks.len();
+            self.block_events.resize_with(workers, Vec::new);
+            let (pairs, updated) = self.narrow_phase.contacts_mut_and_updated();
+            let pairs = Blocks(pairs.as_mut_ptr());
+            let events = Blocks(self.block_events.as_mut_ptr());
+            // Out of the solver while its pool runs the walk (a move of the list's handle).
+            let solved = std::mem::take(&mut self.solver.contacts);
+            let (blocks, contacts) = (&self.report_blocks, solved.as_slice());
+            let (sources, broad_phase) = (&self.contact_sources, &self.broad_phase);
+            let colliders = &self.colliders;
+            let event_of =
+                |pair, began, impulse| touch_event_of(broad_phase, colliders, pair, began, impulse);
+            self.solver
+                .run_on_workers(workers as u32, &|worker, count| {
+                    if count != workers || worker >= workers {
+                        return;
+                    }
+                    let block = &blocks[worker];
+                    let (pairs, events) = (&pairs, &events);
+                    // SAFETY: each worker touches its own block of the pairs (the narrow phase's
+                    // blocks are disjoint, and a block's contacts and updated pairs lie in it) and
+                    // its own event list, through pointers valid until `run_on_workers` returns.
+                    let (records, out) = unsafe {
+                        (
+                            std::slice::from_raw_parts_mut(
+                                pairs.0.add(block.pairs.start),
+                                block.pairs.len(),
+                            ),
+                            &mut *events.0.add(worker),
+                        )
+                    };
+                    out.clear();
+                    let walk = Walk {
+                        solved: &contacts[block.contacts.clone()],
+                        sources,
+                        updated: &updated[block.updated.clone()],
+                    };
+                    walk.run(records, block.pairs.start, out, &event_of);
+                });
+            self.solver.contacts = solved;
+            for list in &self.block_events {
+                self.events.extend_from_slice(list);
+            }
+            return;
+        }
+        let (pairs, updated) = self.narrow_phase.contacts_mut_and_updated();
+        let walk = Walk {
+            solved: &self.solver.contacts,
+            sources: &self.contact_sources,
+            updated,
+        };
+        let (broad_phase, colliders) = (&self.broad_phase, &self.colliders);
+        let event_of =
+            |pair, began, impulse| touch_event_of(broad_phase, colliders, pair, began, impulse);
+        walk.run(pairs, 0, &mut self.events, &event_of);
+    }
+
+    /// The event of `pair` beginning (`began`) or ending to touch, if both colliders live.
+    pub(super) fn touch_event(&self, pair: ProxyPair, began: bool, impulse: Real) -> Option<Event> {
+        touch_event_of(&self.broad_phase, &self.colliders, pair, began, impulse)
+    }
+}
+
+/// One worker's share of [`World::report_touching`]'s walk: the block of pairs it updated in
+/// the narrow phase, and that block's stretches of the updated list and of the solver's
+/// contacts (set by `build_contacts` when it wrote the contacts on several workers).
+#[derive(Clone, Debug, Default)]
+pub(super) struct ReportBlock {
+    pub(super) pairs: std::ops::Range<usize>,
+    pub(super) updated: std::ops::Range<usize>,
+    pub(super) contacts: std::ops::Range<usize>,
+}
+
+/// The lists [`World::report_touching`] walks (a block of them, on several workers).
+struct Walk<'a> {
+    /// The solved contacts, in pair order, and every contact's source by its `user_index`.
+    solved: &'a [Contact],
+    sources: &'a [(u32, u32)],
+    /// The pairs the narrow phase updated, in pair order.
+    updated: &'a [u32],
+}
+
+impl Walk<'_> {
+    /// The walk over `pairs` (the records of pairs `base..`), events pushed on `events`.
+    fn run(
+        &self,
+        pairs: &mut [PairContact],
+        base: usize,
+        events: &mut Vec<Event>,
+        event_of: &dyn Fn(ProxyPair, bool, Real) -> Option<Event>,
+    ) {
         let (mut next, mut u) = (0, 0);
         loop {
             // The next pair, in pair order, of either list.
-            let solved = self.solver.contacts.get(next).map(|c| {
-                let (source, _) = self.contact_sources[c.user_index as usize];
+            let solved = self.solved.get(next).map(|c| {
+                let (source, _) = self.sources[c.user_index as usize];
                 source as usize
             });
-            let updated = self.narrow_phase.updated().get(u).map(|&i| i as usize);
+            let updated = self.updated.get(u).map(|&i| i as usize);
             let i = match (solved, updated) {
                 (None, None) => break,
                 (Some(s), Some(w)) => s.min(w),
@@ -37,15 +140,15 @@ impl World {
             }
             // The pair a few contacts ahead (its record was read before the solve, and the
             // solve's bundles have since pushed it out of the cache).
-            if let Some(c) = self.solver.contacts.get(next + super::rows::PREFETCH_AHEAD) {
-                let (ahead, _) = self.contact_sources[c.user_index as usize];
-                self.narrow_phase.prefetch_pair(ahead as usize);
+            if let Some(c) = self.solved.get(next + super::rows::PREFETCH_AHEAD) {
+                let (ahead, _) = self.sources[c.user_index as usize];
+                prefetch_record(pairs, ahead as usize - base);
             }
-            let pair = &mut self.narrow_phase.contacts_mut()[i];
+            let pair = &mut pairs[i - base];
             // A pair that was not touching restarts its peak, once (at its first manifold).
             let mut first = true;
-            while let Some(c) = self.solver.contacts.get(next) {
-                let (source, m) = self.contact_sources[c.user_index as usize];
+            while let Some(c) = self.solved.get(next) {
+                let (source, m) = self.sources[c.user_index as usize];
                 if source as usize != i {
                     break;
                 }
@@ -78,52 +181,54 @@ impl World {
             }
             pair.touching = now;
             let (pair, impulse) = (pair.pair, pair.peak_impulse);
-            let event = self.touch_event(pair, now, impulse);
-            self.events.extend(event);
+            events.extend(event_of(pair, now, impulse));
         }
     }
+}
 
-    /// The event of `pair` beginning (`began`) or ending to touch, if both colliders live.
-    pub(super) fn touch_event(&self, pair: ProxyPair, began: bool, impulse: Real) -> Option<Event> {
-        let (sa, sb) = (
-            self.broad_phase.payload(pair.a)?,
-            self.broad_phase.payload(pair.b)?,
-        );
-        let handle = |index: u32| -> ColliderHandle { self.colliders.handle(index) };
-        let (ca, cb) = (self.colliders.at(sa), self.colliders.at(sb));
-        if ca.sensor || cb.sensor {
-            let (sensor, other, body) = if ca.sensor {
-                (handle(sa), handle(sb), cb.body)
-            } else {
-                (handle(sb), handle(sa), ca.body)
-            };
-            return Some(if began {
-                Event::SensorEntered {
-                    sensor,
-                    other,
-                    body,
-                }
-            } else {
-                Event::SensorLeft {
-                    sensor,
-                    other,
-                    body,
-                }
-            });
-        }
-        let (colliders, bodies) = ((handle(sa), handle(sb)), (ca.body, cb.body));
-        Some(if began {
-            Event::ContactBegan {
-                colliders,
-                bodies,
-                impulse,
+/// The event of `pair` beginning (`began`) or ending to touch, if both colliders live.
+fn touch_event_of(
+    broad_phase: &BroadPhase,
+    colliders: &Arena<Collider, ColliderHandle>,
+    pair: ProxyPair,
+    began: bool,
+    impulse: Real,
+) -> Option<Event> {
+    let (sa, sb) = (broad_phase.payload(pair.a)?, broad_phase.payload(pair.b)?);
+    let handle = |index: u32| -> ColliderHandle { colliders.handle(index) };
+    let (ca, cb) = (colliders.at(sa), colliders.at(sb));
+    if ca.sensor || cb.sensor {
+        let (sensor, other, body) = if ca.sensor {
+            (handle(sa), handle(sb), cb.body)
+        } else {
+            (handle(sb), handle(sa), ca.body)
+        };
+        return Some(if began {
+            Event::SensorEntered {
+                sensor,
+                other,
+                body,
             }
         } else {
-            Event::ContactEnded {
-                colliders,
-                bodies,
-                max_impulse: impulse,
+            Event::SensorLeft {
+                sensor,
+                other,
+                body,
             }
-        })
+        });
     }
+    let (colliders, bodies) = ((handle(sa), handle(sb)), (ca.body, cb.body));
+    Some(if began {
+        Event::ContactBegan {
+            colliders,
+            bodies,
+            impulse,
+        }
+    } else {
+        Event::ContactEnded {
+            colliders,
+            bodies,
+            max_impulse: impulse,
+        }
+    })
 }

@@ -2,38 +2,50 @@
 //! turned into the solver's rows, their impulses stored back for warm starting, and the joints
 //! that held with more than their breaking force removed.
 
+use super::events::ReportBlock;
 use super::*;
+use sprung_solver::body::BodySim;
 use sprung_solver::step::StepContext;
 
 /// How many pairs ahead the walks over the watched pairs ask for a record (each is 512 bytes,
 /// its manifolds past the first cache line: the walks waited on each one's load).
 pub(super) const PREFETCH_AHEAD: usize = 4;
 
-impl World {
-    /// Hands every manifold with points to the solver as a contact (a pair with a mesh may
-    /// give several, one per normal), noting where each came from. The solver's list keeps its
-    /// records, and their points' buffers, from step to step.
-    pub(super) fn build_contacts(&mut self) {
+/// What writing the solver's contacts reads: the pair cache, the colliders and bodies the
+/// pairs stand for, and the solver's bodies (the fields of the world that the workers share
+/// while the solver's list is written, apart from the solver, whose pool runs them).
+struct ContactInput<'a> {
+    narrow: &'a NarrowPhase,
+    watched: &'a [u32],
+    broad_phase: &'a BroadPhase,
+    colliders: &'a Arena<Collider, ColliderHandle>,
+    bodies: &'a Arena<RigidBody, BodyHandle>,
+    sims: &'a [BodySim],
+}
+
+impl ContactInput<'_> {
+    /// Writes the contacts of watched pairs `range` (the manifolds with points, in order) into
+    /// `out` and their sources into `sources`, the first numbered `first`, and returns how
+    /// many; `None` if `out` has no room for them all.
+    fn write(
+        &self,
+        range: std::ops::Range<usize>,
+        out: &mut [Contact],
+        sources: &mut [(u32, u32)],
+        first: usize,
+    ) -> Option<usize> {
         let mut count = 0;
-        self.contact_sources.clear();
-        if self.solver_bodies.is_empty() {
-            // Nothing awake: every pair is between bodies asleep or static.
-            self.solver.contacts.clear();
-            return;
-        }
-        let pairs = self.narrow_phase.contacts();
-        let watched = self.narrow_phase.watched();
+        let watched = &self.watched[range];
+        let collider_of = |p: ProxyId| Some(self.colliders.at(self.broad_phase.payload(p)?));
         for (k, &index) in watched.iter().enumerate() {
             if let Some(&ahead) = watched.get(k + PREFETCH_AHEAD) {
-                self.narrow_phase.prefetch_pair(ahead as usize);
+                self.narrow.prefetch_pair(ahead as usize);
             }
-            let pair = &pairs[index as usize];
+            let pair = &self.narrow.contacts()[index as usize];
             if pair.manifolds.is_empty() {
                 continue;
             }
-            let (Some(ca), Some(cb)) =
-                (self.collider_of(pair.pair.a), self.collider_of(pair.pair.b))
-            else {
+            let (Some(ca), Some(cb)) = (collider_of(pair.pair.a), collider_of(pair.pair.b)) else {
                 continue;
             };
             if ca.sensor || cb.sensor {
@@ -53,8 +65,7 @@ impl World {
             // A moving body's centre of mass as `gather` computed it (the same expression at the
             // same pose, so the same bits), read from the solver's compact list instead of
             // turning the local centre again for every pair it is in.
-            let sims = &self.solver_bodies.sims;
-            let com = |b: &RigidBody| match sims.get(index_of(b) as usize) {
+            let com = |b: &RigidBody| match self.sims.get(index_of(b) as usize) {
                 Some(sim) => Point::from(sim.position),
                 None => b.center_of_mass(),
             };
@@ -64,10 +75,7 @@ impl World {
                 if manifold.points.is_empty() {
                     continue;
                 }
-                if count == self.solver.contacts.len() {
-                    self.solver.contacts.push(Contact::default());
-                }
-                let contact = &mut self.solver.contacts[count];
+                let contact = out.get_mut(count)?;
                 contact.body_a = index_of(ba);
                 contact.body_b = index_of(bb);
                 contact.normal = manifold.normal;
@@ -89,12 +97,144 @@ impl World {
                 contact.friction_impulse = manifold.friction_impulse;
                 contact.twist_impulse = manifold.twist_impulse;
                 contact.rolling_impulse = manifold.rolling_impulse;
-                contact.user_index = self.contact_sources.len() as u32;
-                self.contact_sources.push((index, m as u32));
+                contact.user_index = (first + count) as u32;
+                sources[count] = (index, m as u32);
                 count += 1;
             }
         }
+        Some(count)
+    }
+}
+
+/// At least `room` contacts in the solver's list (records kept from the last step are reused)
+/// and exactly `room` sources.
+fn make_room((contacts, sources): (&mut Vec<Contact>, &mut Vec<(u32, u32)>), room: usize) {
+    if contacts.len() < room {
+        contacts.resize_with(room, Contact::default);
+    }
+    sources.resize(room, (0, 0));
+}
+
+/// A pointer the workers of `build_contacts` and `report_touching` share, each touching its
+/// own block of the list through it.
+pub(super) struct Blocks<T>(pub(super) *mut T);
+// SAFETY: the workers touch disjoint blocks (see `build_contacts` and `report_touching`).
+unsafe impl<T> Sync for Blocks<T> {}
+
+impl World {
+    /// Hands every manifold with points to the solver as a contact (a pair with a mesh may
+    /// give several, one per normal), noting where each came from. The solver's list keeps its
+    /// records, and their points' buffers, from step to step.
+    ///
+    /// Written block by block of the narrow phase's update ([`NarrowPhase::watched_blocks`]),
+    /// on the workers that updated them when there are several (each reads the pairs its own
+    /// core just wrote, where one thread reading them all waited on the other core's cache):
+    /// each block from where the blocks before it could end at the most (their manifolds with
+    /// points), the gaps left by contacts dropped on the way (sensors, bodies asleep) closed
+    /// after. The same list, in the same order, however many workers. Where each block's
+    /// contacts lie is kept for `report_touching`, which hands the blocks back to the same
+    /// workers. `pyramid --no-sleep` on two threads, steps of 300, best of five alternating
+    /// with the serial walks, three runs: 0.482 | 0.462 | 0.448 ms against 0.494 | 0.528 |
+    /// 0.496.
+    pub(super) fn build_contacts(&mut self) {
+        self.report_blocks.clear();
+        if self.solver_bodies.is_empty() {
+            // Nothing awake: every pair is between bodies asleep or static.
+            self.solver.contacts.clear();
+            self.contact_sources.clear();
+            return;
+        }
+        let input = ContactInput {
+            narrow: &self.narrow_phase,
+            watched: self.narrow_phase.watched(),
+            broad_phase: &self.broad_phase,
+            colliders: &self.colliders,
+            bodies: &self.bodies,
+            sims: &self.solver_bodies.sims,
+        };
+        let blocks = self.narrow_phase.watched_blocks();
+        // Room for the contacts of every manifold the update left with points (all the
+        // blocks give, unless a pair left as it was has its bodies woken since).
+        let room = blocks.iter().map(|b| b.manifolds).sum();
+        make_room((&mut self.solver.contacts, &mut self.contact_sources), room);
+        let workers = blocks.len();
+        self.contact_counts.clear();
+        self.contact_counts.resize(workers, None);
+        if workers > 1 && self.settings.threads > 1 {
+            let out = Blocks(self.solver.contacts.as_mut_ptr());
+            let sources = Blocks(self.contact_sources.as_mut_ptr());
+            let counts = Blocks(self.contact_counts.as_mut_ptr());
+            self.solver
+                .run_on_workers(workers as u32, &|worker, count| {
+                    if count != workers || worker >= workers {
+                        return;
+                    }
+                    let (out, sources, counts) = (&out, &sources, &counts);
+                    let start = worker.checked_sub(1).map_or(0, |b| blocks[b].end);
+                    let first: usize = blocks[..worker].iter().map(|b| b.manifolds).sum();
+                    let room = blocks[worker].manifolds;
+                    // SAFETY: each worker writes its own block's room of the lists (the rooms
+                    // tile the lists' first `room` slots, which they hold) and its own count,
+                    // through pointers that stay valid until `run_on_workers` returns.
+                    unsafe {
+                        let out = std::slice::from_raw_parts_mut(out.0.add(first), room);
+                        let sources = std::slice::from_raw_parts_mut(sources.0.add(first), room);
+                        *counts.0.add(worker) =
+                            input.write(start..blocks[worker].end, out, sources, first);
+                    }
+                });
+        } else if workers > 0 {
+            let all = 0..input.watched.len();
+            self.contact_counts[0] =
+                input.write(all, &mut self.solver.contacts, &mut self.contact_sources, 0);
+            self.contact_counts.truncate(1);
+        }
+        // Close the gaps: each block's contacts moved down to where the ones before end.
+        let (mut count, mut first, mut updated) = (Some(0), 0, 0);
+        for (block, &written) in blocks.iter().zip(&self.contact_counts) {
+            let (Some(at), Some(written)) = (count, written) else {
+                count = None;
+                break;
+            };
+            if first != at {
+                for k in 0..written {
+                    self.solver.contacts.swap(at + k, first + k);
+                    self.solver.contacts[at + k].user_index = (at + k) as u32;
+                    self.contact_sources[at + k] = self.contact_sources[first + k];
+                }
+            }
+            self.report_blocks.push(ReportBlock {
+                pairs: block.pairs.clone(),
+                updated: updated..block.updated_end,
+                contacts: at..at + written,
+            });
+            count = Some(at + written);
+            (first, updated) = (first + block.manifolds, block.updated_end);
+        }
+        if workers == 0 {
+            count = None; // no update since a snapshot was restored: no blocks to follow
+        }
+        let count = count.unwrap_or_else(|| {
+            // A block outgrew its room (bodies woken since the narrow phase counted their
+            // pairs' manifolds): one walk again, with room for every manifold of every pair.
+            self.report_blocks.clear();
+            let all = input.narrow.contacts().iter().map(|p| p.manifolds.len());
+            make_room(
+                (&mut self.solver.contacts, &mut self.contact_sources),
+                all.sum(),
+            );
+            let (out, sources) = (&mut self.solver.contacts, &mut self.contact_sources);
+            // (The room holds every manifold, so the walk cannot run out of it.)
+            input
+                .write(0..input.watched.len(), out, sources, 0)
+                .unwrap_or(0)
+        });
         self.solver.contacts.truncate(count);
+        self.contact_sources.truncate(count);
+        // One block is one walk: `report_touching` takes the blocks only to share them.
+        if self.report_blocks.len() < 2 {
+            self.report_blocks.clear();
+        }
     }
 
     /// Turns every joint into the solver's rows, anchored at the bodies' current poses.
