@@ -26,7 +26,7 @@ struct ContactInput<'a> {
 impl ContactInput<'_> {
     /// Writes the contacts of watched pairs `range` (the manifolds with points, in order) into
     /// `out` and their sources into `sources`, the first numbered `first`, and returns how
-    /// many; `None` if `out` has no room for them all.
+    /// many; `None` if `out` or `sources` has no room for them all.
     fn write(
         &self,
         range: std::ops::Range<usize>,
@@ -75,7 +75,8 @@ impl ContactInput<'_> {
                 if manifold.points.is_empty() {
                     continue;
                 }
-                let contact = out.get_mut(count)?;
+                // Out of room when either list is (the solver's may hold records past it).
+                let (contact, source) = (out.get_mut(count)?, sources.get_mut(count)?);
                 contact.body_a = index_of(ba);
                 contact.body_b = index_of(bb);
                 contact.normal = manifold.normal;
@@ -98,7 +99,7 @@ impl ContactInput<'_> {
                 contact.twist_impulse = manifold.twist_impulse;
                 contact.rolling_impulse = manifold.rolling_impulse;
                 contact.user_index = (first + count) as u32;
-                sources[count] = (index, m as u32);
+                *source = (index, m as u32);
                 count += 1;
             }
         }
@@ -503,4 +504,43 @@ fn mix(a: &Collider, b: &Collider) -> ContactMaterial {
 fn softness_key(spring: &sprung_solver::softness::Spring) -> Real {
     let omega = spring.angular_frequency(1.0);
     omega * omega
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The walk that writes the solver's contacts stops, and says so, when either list runs
+    /// out of room: the solver's list may hold records past the sources' (kept from a step
+    /// with more contacts), and the walk must not write a source past the end.
+    #[test]
+    fn writing_contacts_past_either_list_is_refused() {
+        let mut world = World::default();
+        let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+        let floor = ColliderBuilder::cuboid(5.0, 0.5, 5.0);
+        world.add_collider(floor, ground).unwrap();
+        let at = Vector::new(0.0, 0.99, 0.0);
+        let cube = world
+            .add_body(RigidBodyBuilder::dynamic().translation(at))
+            .unwrap();
+        world
+            .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), cube)
+            .unwrap();
+        world.step(1.0 / 60.0).unwrap();
+        let input = ContactInput {
+            narrow: &world.narrow_phase,
+            watched: world.narrow_phase.watched(),
+            broad_phase: &world.broad_phase,
+            colliders: &world.colliders,
+            bodies: &world.bodies,
+            sims: &world.solver_bodies.sims,
+        };
+        let all = 0..input.watched.len();
+        let mut out = vec![Contact::default(); 4];
+        let (mut none, mut four) = (Vec::new(), vec![(0, 0); 4]);
+        assert_eq!(input.write(all.clone(), &mut out, &mut none, 0), None);
+        assert_eq!(input.write(all.clone(), &mut [], &mut four, 0), None);
+        assert_eq!(input.write(all, &mut out, &mut four, 0), Some(1));
+        assert_eq!(four[0].1, 0);
+    }
 }
