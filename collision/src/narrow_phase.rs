@@ -218,8 +218,14 @@ fn spent(budget: Real, moved: Real) -> Real {
 
 /// How far (m) a touching pair's relative pose may move, at the farthest point of B, before its
 /// manifold is made again (Box2D v3 and Box3D: 0.05 m, ten times their linear slop). Smaller
-/// shapes use a tenth of their size, and pairs not yet touching the speculative margin, so
-/// that recycled points stay close to the ones clipping would find.
+/// shapes use a tenth of their size, so that recycled points stay close to the ones clipping
+/// would find.
+///
+/// A pair not yet touching (only speculative points) may move no farther than the distance
+/// its query kept points within: the margin plus the reach its bodies' speeds gave it. A point
+/// the clip left out lay farther than that, so none can have come into touch unseen while the
+/// manifold is reused. (Box2D v3, Box3D and Rapier hold such pairs to the margin alone, 0.02
+/// m: that made two in three of the manifolds `convex` made again while its pile settled.)
 pub const RECYCLE_DISTANCE: Real = 0.05;
 
 /// The smallest `cos^2` of half the angle either collider may turn (in world space) before its
@@ -267,13 +273,14 @@ struct RecyclePoint {
 }
 
 impl Recycle {
-    /// What to keep of `manifold`, made at `pose_a`, `pose_b`; `None` for a manifold that
-    /// cannot be reused (none, or more than four points).
+    /// What to keep of `manifold`, made at `pose_a`, `pose_b` by a query that kept points within
+    /// `kept` (m; [`RECYCLE_DISTANCE`]); `None` for a manifold that cannot be reused (none, or
+    /// more than four points).
     fn new(
         manifold: &Manifold,
         (sa, pose_a): (&Shape, &Isometry<Real>),
         (sb, pose_b): (&Shape, &Isometry<Real>),
-        margin: Real,
+        kept: Real,
     ) -> Option<Recycle> {
         if manifold.points.is_empty() || manifold.points.len() > 4 {
             return None;
@@ -308,7 +315,7 @@ impl Recycle {
             tolerance: if touching {
                 distance
             } else {
-                distance.min(margin)
+                distance.min(kept)
             },
             extent_b: sb.extent_from(&Point::origin()),
             points,
@@ -560,7 +567,7 @@ fn update_pair<S: ProxyShapes + ?Sized>(
         let convex = |s: &Shape| !matches!(s, Shape::TriMesh(_) | Shape::HeightField(_));
         contact.cache = match contact.manifolds.as_slice() {
             _ if !(convex(sa) && convex(sb)) => None,
-            [m] => Recycle::new(m, (sa, pa), (sb, pb), margin).map(PairCache::Manifold),
+            [m] => Recycle::new(m, (sa, pa), (sb, pb), margin + reach).map(PairCache::Manifold),
             [] => gap.filter(|g| g.distance > 0.0).map(|g| PairCache::Apart {
                 relative: pa.inv_mul(pb),
                 extent_b: sb.extent_from(&Point::origin()),
