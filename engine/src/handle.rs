@@ -191,6 +191,11 @@ impl<T, H> Arena<T, H> {
         self.len
     }
 
+    /// How many slots there are, live or free: every index handed out is below it.
+    pub fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -198,6 +198,8 @@ pub struct World {
     solver_bodies: Bodies,
     /// The body slot of each solver body.
     solver_slots: Vec<u32>,
+    /// What writing the contacts reads of the colliders and bodies (world/rows.rs).
+    contact_tables: rows::ContactTables,
     islands: Islands,
     pair_events: Vec<PairEvent>,
     kept_events: Vec<PairEvent>,
@@ -243,6 +245,7 @@ impl World {
             proxies_at_rest: false,
             solver_bodies: Bodies::default(),
             solver_slots: Vec::new(),
+            contact_tables: rows::ContactTables::default(),
             islands: Islands::default(),
             pair_events: Vec::new(),
             kept_events: Vec::new(),
@@ -333,6 +336,7 @@ impl World {
             .map_err(|_| Error::NonFinite("collider bounds"))?;
         collider.proxy = proxy;
         let handle: ColliderHandle = self.colliders.insert(collider);
+        self.contact_tables.stale = true;
         // The proxy carries its collider's slot: pairs of proxies are pairs of colliders.
         self.broad_phase.set_payload(proxy, handle.index);
         let owner = self.bodies.get_mut(body).expect("checked above");
@@ -569,6 +573,7 @@ impl World {
         self.end_pairs_of(proxy);
         self.detach_proxy(proxy);
         self.colliders.remove(handle);
+        self.contact_tables.stale = true;
     }
 
     fn detach_proxy(&mut self, proxy: ProxyId) {

@@ -11,16 +11,117 @@ use sprung_solver::step::StepContext;
 /// its manifolds past the first cache line: the walks waited on each one's load).
 pub(super) const PREFETCH_AHEAD: usize = 4;
 
-/// What writing the solver's contacts reads: the pair cache, the colliders and bodies the
-/// pairs stand for, and the solver's bodies (the fields of the world that the workers share
-/// while the solver's list is written, apart from the solver, whose pool runs them).
+/// What writing the solver's contacts reads: the pair cache, each proxy's collider as a
+/// contact needs it ([`ContactSide`]) and each body's place in the solver's list, the bodies
+/// (for a static body's centre of mass) and the solver's bodies (the fields of the world that
+/// the workers share while the solver's list is written, apart from the solver, whose pool
+/// runs them).
 struct ContactInput<'a> {
     narrow: &'a NarrowPhase,
     watched: &'a [u32],
-    broad_phase: &'a BroadPhase,
-    colliders: &'a Arena<Collider, ColliderHandle>,
+    sides: &'a [ContactSide],
+    solver_index: &'a [u32],
     bodies: &'a Arena<RigidBody, BodyHandle>,
     sims: &'a [BodySim],
+}
+
+/// What [`ContactInput`] reads of the colliders and bodies, kept apart from them: each proxy's
+/// [`ContactSide`], made again only when colliders were added or removed since, and each body
+/// slot's place in the solver's list (`STATIC` for none), every step.
+#[derive(Debug, Default)]
+pub(super) struct ContactTables {
+    sides: Vec<ContactSide>,
+    solver_index: Vec<u32>,
+    /// Colliders were added or removed since `sides` was made.
+    pub(super) stale: bool,
+}
+
+impl ContactTables {
+    /// Brings both tables up to date with `colliders` (proxies below `proxies`) and the
+    /// solver's bodies, each the body of slot `solver_slots[i]` (of `body_slots`).
+    fn refresh(
+        &mut self,
+        (colliders, proxies): (&Arena<Collider, ColliderHandle>, usize),
+        (solver_slots, body_slots): (&[u32], usize),
+    ) {
+        if self.stale || self.sides.len() != proxies {
+            self.sides.clear();
+            self.sides.resize(proxies, ContactSide::NONE);
+            for (_, collider) in colliders.iter() {
+                if let Some(side) = self.sides.get_mut(collider.proxy.0 as usize) {
+                    *side = ContactSide::of(collider);
+                }
+            }
+            self.stale = false;
+        }
+        self.solver_index.clear();
+        self.solver_index.resize(body_slots, STATIC);
+        for (index, &slot) in solver_slots.iter().enumerate() {
+            if let Some(at) = self.solver_index.get_mut(slot as usize) {
+                *at = index as u32;
+            }
+        }
+    }
+}
+
+impl<'a> ContactInput<'a> {
+    fn new(
+        narrow: &'a NarrowPhase,
+        tables: &'a ContactTables,
+        bodies: &'a Arena<RigidBody, BodyHandle>,
+        sims: &'a [BodySim],
+    ) -> Self {
+        ContactInput {
+            narrow,
+            watched: narrow.watched(),
+            sides: &tables.sides,
+            solver_index: &tables.solver_index,
+            bodies,
+            sims,
+        }
+    }
+}
+
+/// What a contact needs of one of its colliders, kept by broad-phase proxy
+/// ([`ContactTables`]): colliders do not change once added, and reaching these
+/// through the proxy's payload, the collider and its body (records of a few hundred bytes,
+/// scattered) took several cache misses for every pair of every step.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ContactSide {
+    /// The collider's body (its slot); [`ContactSide::NONE`]'s for a proxy with no collider.
+    body: u32,
+    sensor: bool,
+    friction: Real,
+    restitution: Real,
+    rolling_resistance: Real,
+    /// The shape's rounding radius (zero for polytopes): the rolling torque's arm.
+    radius: Real,
+    spring: Option<sprung_solver::softness::Spring>,
+}
+
+impl ContactSide {
+    /// A proxy with no collider behind it.
+    const NONE: ContactSide = ContactSide {
+        body: u32::MAX,
+        sensor: true,
+        friction: 0.0,
+        restitution: 0.0,
+        rolling_resistance: 0.0,
+        radius: 0.0,
+        spring: None,
+    };
+
+    fn of(collider: &Collider) -> ContactSide {
+        ContactSide {
+            body: collider.body.index,
+            sensor: collider.sensor,
+            friction: collider.friction,
+            restitution: collider.restitution,
+            rolling_resistance: collider.rolling_resistance,
+            radius: collider.shape.radius(),
+            spring: collider.contact_spring,
+        }
+    }
 }
 
 impl ContactInput<'_> {
@@ -36,7 +137,7 @@ impl ContactInput<'_> {
     ) -> Option<usize> {
         let mut count = 0;
         let watched = &self.watched[range];
-        let collider_of = |p: ProxyId| Some(self.colliders.at(self.broad_phase.payload(p)?));
+        let side = |p: ProxyId| self.sides.get(p.0 as usize).unwrap_or(&ContactSide::NONE);
         for (k, &index) in watched.iter().enumerate() {
             if let Some(&ahead) = watched.get(k + PREFETCH_AHEAD) {
                 self.narrow.prefetch_pair(ahead as usize);
@@ -45,40 +146,36 @@ impl ContactInput<'_> {
             if pair.manifolds.is_empty() {
                 continue;
             }
-            let (Some(ca), Some(cb)) = (collider_of(pair.pair.a), collider_of(pair.pair.b)) else {
-                continue;
-            };
-            if ca.sensor || cb.sensor {
-                continue; // reports, never pushes
+            let (sa, sb) = (side(pair.pair.a), side(pair.pair.b));
+            if sa.sensor || sb.sensor {
+                continue; // reports, never pushes (or has no collider)
             }
-            let (ba, bb) = (self.bodies.at(ca.body.index), self.bodies.at(cb.body.index));
-            let index_of = |b: &RigidBody| {
-                if b.kind == BodyKind::Static {
-                    STATIC
-                } else {
-                    b.solver_index
-                }
+            // A body's place in the solver's list: `STATIC` for a static body, or one asleep.
+            let index_of = |s: &ContactSide| {
+                let index = self.solver_index.get(s.body as usize);
+                index.copied().unwrap_or(STATIC)
             };
-            if index_of(ba) == STATIC && index_of(bb) == STATIC {
+            let (ia, ib) = (index_of(sa), index_of(sb));
+            if ia == STATIC && ib == STATIC {
                 continue; // asleep, or asleep on something static
             }
             // A moving body's centre of mass as `gather` computed it (the same expression at the
             // same pose, so the same bits), read from the solver's compact list instead of
             // turning the local centre again for every pair it is in.
-            let com = |b: &RigidBody| match self.sims.get(index_of(b) as usize) {
+            let com = |index: u32, s: &ContactSide| match self.sims.get(index as usize) {
                 Some(sim) => Point::from(sim.position),
-                None => b.center_of_mass(),
+                None => self.bodies.at(s.body).center_of_mass(),
             };
-            let (com_a, com_b) = (com(ba), com(bb));
-            let material = mix(ca, cb);
+            let (com_a, com_b) = (com(ia, sa), com(ib, sb));
+            let material = mix(sa, sb);
             for (m, manifold) in pair.manifolds.iter().enumerate() {
                 if manifold.points.is_empty() {
                     continue;
                 }
                 // Out of room when either list is (the solver's may hold records past it).
                 let (contact, source) = (out.get_mut(count)?, sources.get_mut(count)?);
-                contact.body_a = index_of(ba);
-                contact.body_b = index_of(bb);
+                contact.body_a = ia;
+                contact.body_b = ib;
                 contact.normal = manifold.normal;
                 contact.material = material;
                 // Written in place (a settled scene keeps each contact's count): extending the
@@ -123,6 +220,13 @@ pub(super) struct Blocks<T>(pub(super) *mut T);
 unsafe impl<T> Sync for Blocks<T> {}
 
 impl World {
+    /// Brings the tables [`ContactInput`] reads up to date.
+    fn refresh_contact_tables(&mut self) {
+        let proxies = (&self.colliders, self.broad_phase.id_bound());
+        let solver = (self.solver_slots.as_slice(), self.bodies.slots());
+        self.contact_tables.refresh(proxies, solver);
+    }
+
     /// Hands every manifold with points to the solver as a contact (a pair with a mesh may
     /// give several, one per normal), noting where each came from. The solver's list keeps its
     /// records, and their points' buffers, from step to step.
@@ -145,14 +249,9 @@ impl World {
             self.contact_sources.clear();
             return;
         }
-        let input = ContactInput {
-            narrow: &self.narrow_phase,
-            watched: self.narrow_phase.watched(),
-            broad_phase: &self.broad_phase,
-            colliders: &self.colliders,
-            bodies: &self.bodies,
-            sims: &self.solver_bodies.sims,
-        };
+        self.refresh_contact_tables();
+        let (narrow, tables) = (&self.narrow_phase, &self.contact_tables);
+        let input = ContactInput::new(narrow, tables, &self.bodies, &self.solver_bodies.sims);
         let blocks = self.narrow_phase.watched_blocks();
         // Room for the contacts of every manifold the update left with points (all the
         // blocks give, unless a pair left as it was has its bodies woken since).
@@ -481,8 +580,8 @@ impl World {
 /// The material of two colliders' contact: friction by the geometric mean, restitution the
 /// larger (as Box2D), and of two soft materials the softer one (the smaller stiffness, or
 /// frequency), since the soft one gives way first.
-fn mix(a: &Collider, b: &Collider) -> ContactMaterial {
-    let spring = match (a.contact_spring, b.contact_spring) {
+fn mix(a: &ContactSide, b: &ContactSide) -> ContactMaterial {
+    let spring = match (a.spring, b.spring) {
         (Some(x), Some(y)) => Some(if softness_key(&x) <= softness_key(&y) {
             x
         } else {
@@ -494,8 +593,7 @@ fn mix(a: &Collider, b: &Collider) -> ContactMaterial {
         friction: (a.friction * b.friction).sqrt(),
         restitution: a.restitution.max(b.restitution),
         // A torque arm: the rounder shape's radius (zero between polytopes, which do not roll).
-        rolling_resistance: a.rolling_resistance.max(b.rolling_resistance)
-            * a.shape.radius().max(b.shape.radius()),
+        rolling_resistance: a.rolling_resistance.max(b.rolling_resistance) * a.radius.max(b.radius),
         spring,
     }
 }
@@ -527,14 +625,9 @@ mod tests {
             .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), cube)
             .unwrap();
         world.step(1.0 / 60.0).unwrap();
-        let input = ContactInput {
-            narrow: &world.narrow_phase,
-            watched: world.narrow_phase.watched(),
-            broad_phase: &world.broad_phase,
-            colliders: &world.colliders,
-            bodies: &world.bodies,
-            sims: &world.solver_bodies.sims,
-        };
+        world.refresh_contact_tables();
+        let (narrow, tables) = (&world.narrow_phase, &world.contact_tables);
+        let input = ContactInput::new(narrow, tables, &world.bodies, &world.solver_bodies.sims);
         let all = 0..input.watched.len();
         let mut out = vec![Contact::default(); 4];
         let (mut none, mut four) = (Vec::new(), vec![(0, 0); 4]);
@@ -542,5 +635,44 @@ mod tests {
         assert_eq!(input.write(all.clone(), &mut [], &mut four, 0), None);
         assert_eq!(input.write(all, &mut out, &mut four, 0), Some(1));
         assert_eq!(four[0].1, 0);
+    }
+
+    /// The table of what each proxy's collider gives a contact follows colliders added and
+    /// removed: a collider put in place of another (taking its proxy's id) lends the contact its
+    /// own material, and a body falling asleep leaves the contacts.
+    #[test]
+    fn contacts_take_the_material_of_the_colliders_there_now() {
+        let mut world = World::default();
+        let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+        let floor = ColliderBuilder::cuboid(5.0, 0.5, 5.0).friction(0.64);
+        world.add_collider(floor, ground).unwrap();
+        let at = Vector::new(0.0, 0.99, 0.0);
+        let cube = world
+            .add_body(RigidBodyBuilder::dynamic().translation(at))
+            .unwrap();
+        let shape = || ColliderBuilder::cuboid(0.5, 0.5, 0.5);
+        let first = world.add_collider(shape().friction(0.25), cube).unwrap();
+        world.step(1.0 / 60.0).unwrap();
+        let friction = |world: &World| -> Vec<Real> {
+            let contacts = world.solver.contacts.iter();
+            contacts.map(|c| c.material.friction).collect()
+        };
+        // The geometric mean: sqrt(0.64 * 0.25).
+        assert_eq!(friction(&world), vec![0.4]);
+        world.remove_collider(first).unwrap();
+        world.add_collider(shape().friction(1.0), cube).unwrap();
+        world.step(1.0 / 60.0).unwrap();
+        assert_eq!(friction(&world), vec![0.8]);
+        // Asleep: no contact (the table's solver indices follow the bodies every step).
+        for _ in 0..600 {
+            if world.body(cube).unwrap().is_sleeping() {
+                break;
+            }
+            assert!(!world.solver.contacts.is_empty());
+            world.step(1.0 / 60.0).unwrap();
+        }
+        assert!(world.body(cube).unwrap().is_sleeping());
+        world.step(1.0 / 60.0).unwrap();
+        assert!(world.solver.contacts.is_empty());
     }
 }
