@@ -530,6 +530,21 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             contact.cache = None;
             break 'pair;
         };
+        // Nothing cached and no points (most often a pair the broad phase has just begun): the
+        // line between the shapes' origins is tried as a separating axis first, a support
+        // point of each against a cold GJK. In a heap, boxes begin to overlap well before
+        // their shapes come within reach.
+        if contact.cache.is_none()
+            && contact.manifolds.is_empty()
+            && !sa.is_level()
+            && !sb.is_level()
+        {
+            if let Some(apart) = apart_along_centres((sa, pa), (sb, pb), margin + reach) {
+                contact.cache = Some(apart);
+                scratch.kept_apart += 1;
+                break 'pair;
+            }
+        }
         old.clear();
         old_friction.clear();
         for m in &contact.manifolds {
@@ -582,6 +597,30 @@ fn update_pair<S: ProxyShapes + ?Sized>(
         scratch.watch(contact, index);
         scratch.updated.push(index as u32);
     }
+}
+
+/// The pair kept apart if `a` and `b`'s projections on the line between their origins lie
+/// farther apart than `reach` (m): a lower bound of their distance, whatever the axis.
+fn apart_along_centres(
+    (sa, pa): (&Shape, &Isometry<Real>),
+    (sb, pb): (&Shape, &Isometry<Real>),
+    reach: Real,
+) -> Option<PairCache> {
+    let relative = pa.inv_mul(pb);
+    let between = relative.translation.vector;
+    let length = between.norm();
+    if length.is_nan() || length <= 0.0 {
+        return None;
+    }
+    let axis = between / length;
+    let gap = separation_along(sa, pa, sb, pb, &axis);
+    (gap > reach).then(|| PairCache::Apart {
+        relative,
+        extent_b: sb.extent_from(&Point::origin()),
+        gap,
+        budget: gap,
+        axis,
+    })
 }
 
 /// How many pairs ahead of the one being updated the walk asks for its record's first cache
