@@ -16,9 +16,9 @@ use crate::wide::{F, Q, V3};
 /// What a static body reads as: at rest, never written.
 static AT_REST: BodyState = BodyState::STATIC;
 
-/// `r` (eight rows of eight) transposed: lane `i` of output `j` is `r[i][j]`.
+/// `r` (eight rows of eight) transposed: lane `i` of output `j` is `r[i][j]` (its own inverse).
 #[inline(always)]
-unsafe fn transpose(r: [__m256; 8]) -> [__m256; 8] {
+pub(crate) unsafe fn transpose(r: [__m256; 8]) -> [__m256; 8] {
     unsafe {
         let t0 = _mm256_unpacklo_ps(r[0], r[1]);
         let t1 = _mm256_unpackhi_ps(r[0], r[1]);
