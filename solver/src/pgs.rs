@@ -476,7 +476,19 @@ impl Stages<'_> {
 
     /// Integrates the positions of this worker's share of the bodies over the substep.
     fn integrate_positions(&self, worker: usize, workers: usize) {
-        for i in share(self.body_count, worker, workers) {
+        let range = share(self.body_count, worker, workers);
+        // Eight at a time in lanes where the CPU has AVX2 (the same bits), the rest one by one.
+        #[cfg(target_arch = "x86_64")]
+        let range = if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (just checked); each worker takes a disjoint share of
+            // the bodies, through the buffer's pointer taken before the workers started.
+            let done =
+                unsafe { crate::integrate::positions_eights(self.states.0, range.clone(), self.h) };
+            range.start + done..range.end
+        } else {
+            range
+        };
+        for i in range {
             // SAFETY: each worker takes a disjoint share of the bodies, through the buffer's
             // pointer taken before the workers started.
             unsafe { (*self.states.0.add(i)).integrate_position(self.h) };
