@@ -212,7 +212,8 @@ fn drift_between(was: &Isometry<Real>, is: &Isometry<Real>, extent_b: Real) -> R
 /// Whether [`drift_between`] is below `tolerance`, decided without its square roots when
 /// both its terms are well under half the tolerance (most recycled pairs, every step): the
 /// roots' latency was a stall in each recycled pair's walk. With a tenth of the tolerance to
-/// spare, rounding cannot make the two tests disagree.
+/// spare, rounding cannot make the two tests disagree; a tolerance that is not positive (only
+/// a hostile snapshot holds one) goes to the exact test.
 #[inline(always)]
 fn within_drift(
     was: &Isometry<Real>,
@@ -225,7 +226,7 @@ fn within_drift(
     let cos = is.rotation.coords.dot(&was.rotation.coords).abs().min(1.0);
     let turn2 = (1.0 - cos * cos) + 1.0e-6;
     let arm = 2.0 * extent_b;
-    if moved2 < half * half && arm * arm * turn2 < half * half {
+    if half > 0.0 && moved2 < half * half && arm * arm * turn2 < half * half {
         return true;
     }
     drift_between(was, is, extent_b) < tolerance
@@ -1036,8 +1037,8 @@ mod tests {
     use super::*;
 
     /// The drift test without square roots decides as the one with them: over random relative
-    /// poses whose drift lies anywhere from far below the tolerance to past it, and poses at
-    /// exactly the tolerance's bounds.
+    /// poses whose drift lies anywhere from far below the tolerance to past it, and for
+    /// tolerances that are not positive.
     #[test]
     fn the_drift_test_without_roots_decides_as_the_one_with_them() {
         let mut uniform = crate::testing::uniform(0x5EED_D81F);
@@ -1053,6 +1054,8 @@ mod tests {
             let is = Isometry::new(shift + was.translation.vector, turn) * was.rotation;
             let exact = drift_between(&was, &is, extent) < tolerance;
             assert_eq!(within_drift(&was, &is, extent, tolerance), exact);
+            assert!(!within_drift(&was, &is, extent, -tolerance));
+            assert!(!within_drift(&was, &is, extent, 0.0));
             kept += usize::from(exact);
             let half = 0.45 * tolerance;
             let moved = (is.translation.vector - was.translation.vector).norm();
