@@ -147,6 +147,32 @@ impl Hull {
         )
     }
 
+    /// Asks the processor for the compact block's cache lines (after the first), ahead of a
+    /// manifold: the GJK that comes first reads the points' lanes, the supporting face after
+    /// it the ranges, the faces around a vertex, their normals and the face's points, and
+    /// with a thousand different hulls (`convex`, 1.4 MB of them) those come from beyond the
+    /// L2 cache, each in turn, the next address known only once the last has come. Asked for
+    /// before the GJK they arrive while it runs (`support_feature` 6.1% -> 4.3% of `convex`'s
+    /// samples). Nothing elsewhere than x86-64.
+    #[inline]
+    pub(crate) fn prefetch(&self) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let start = self as *const Hull as *const i8;
+            let end = std::mem::offset_of!(Hull, polyhedron);
+            let mut at = 64;
+            while at < end {
+                // SAFETY: a prefetch of an address inside `self`; it reads nothing.
+                unsafe {
+                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                        start.add(at),
+                    )
+                };
+                at += 64;
+            }
+        }
+    }
+
     /// The farthest any point lies from the local origin (m), computed once: the narrow phase
     /// asks it of both shapes for every manifold it keeps for recycling.
     #[inline]

@@ -325,8 +325,17 @@ pub(crate) fn manifold_or_gap(
             return sat::cuboid_cuboid_manifold_or_gap(ca, pose_a, cb, pose_b, margin, out);
         }
         // The pairs with a closed form, else the general path.
-        _ => closed_form::contact_or_gap(a, pose_a, b, pose_b, margin)
-            .unwrap_or_else(|| epa::contact_or_gap(a, pose_a, b, pose_b, margin, warm)),
+        _ => {
+            // A hull's topology and normals on their way while GJK runs (`Hull::prefetch`).
+            if let Shape::ConvexHull(h) = a {
+                h.prefetch();
+            }
+            if let Shape::ConvexHull(h) = b {
+                h.prefetch();
+            }
+            closed_form::contact_or_gap(a, pose_a, b, pose_b, margin)
+                .unwrap_or_else(|| epa::contact_or_gap(a, pose_a, b, pose_b, margin, warm))
+        }
     };
     match found {
         Ok(contact) => {
