@@ -147,7 +147,7 @@ impl Hull {
         )
     }
 
-    /// Asks the processor for the compact block's cache lines (after the first), ahead of a
+    /// Asks the processor for the compact block's cache lines, ahead of a
     /// manifold: the GJK that comes first reads the points' lanes, the supporting face after
     /// it the ranges, the faces around a vertex, their normals and the face's points, and
     /// with a thousand different hulls (`convex`, 1.4 MB of them) those come from beyond the
@@ -156,21 +156,19 @@ impl Hull {
     /// samples). Nothing elsewhere than x86-64.
     #[inline]
     pub(crate) fn prefetch(&self) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let start = self as *const Hull as *const i8;
-            let end = std::mem::offset_of!(Hull, polyhedron);
-            let mut at = 64;
-            while at < end {
-                // SAFETY: a prefetch of an address inside `self`; it reads nothing.
-                unsafe {
-                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                        start.add(at),
-                    )
-                };
-                at += 64;
-            }
-        }
+        let block = std::mem::offset_of!(Hull, geometry)..std::mem::offset_of!(Hull, polyhedron);
+        prefetch_bytes(self, block);
+    }
+
+    /// Asks the processor for the lines [`Hull::aabb`] reads: the counts and the points' lanes.
+    #[inline]
+    pub(crate) fn prefetch_lanes(&self) {
+        prefetch_bytes(self, 0..std::mem::size_of::<u32>());
+        let lanes = std::mem::offset_of!(Hull, lanes);
+        prefetch_bytes(
+            self,
+            lanes..lanes + std::mem::size_of::<crate::support::Lanes>(),
+        );
     }
 
     /// The farthest any point lies from the local origin (m), computed once: the narrow phase
@@ -202,6 +200,28 @@ impl Hull {
         let start = self.on_face_at as usize + first as usize;
         &self.topology[start..start + count as usize]
     }
+}
+
+/// Asks the processor for the cache lines holding `bytes` of `hull` (a prefetch reads and
+/// changes nothing; nothing is asked for elsewhere than x86-64).
+#[inline(always)]
+fn prefetch_bytes(hull: &Hull, bytes: std::ops::Range<usize>) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let start = (hull as *const Hull).cast::<i8>();
+        let first = start.wrapping_add(bytes.start);
+        // From the start of the line that holds the first byte, a line at a time.
+        let mut line = first.wrapping_sub(first as usize % 64);
+        let end = start.wrapping_add(bytes.end);
+        while line < end {
+            // SAFETY: a prefetch is a hint: it reads nothing and cannot fault.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+            line = line.wrapping_add(64);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (hull, bytes);
 }
 
 /// The least and greatest of `(x rx + y ry) + z rz` over the points in `lanes`, per row

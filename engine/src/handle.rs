@@ -172,6 +172,16 @@ impl<T, H> Arena<T, H> {
             .expect("a live slot")
     }
 
+    /// What slot `index` holds, if it is live (`None` past the end too).
+    pub fn live(&self, index: usize) -> Option<&T> {
+        self.slots.get(index)?.value.as_ref()
+    }
+
+    /// The same, to change it.
+    pub fn live_mut(&mut self, index: usize) -> Option<&mut T> {
+        self.slots.get_mut(index)?.value.as_mut()
+    }
+
     /// In slot order: deterministic.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
         self.slots

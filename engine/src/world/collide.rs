@@ -17,6 +17,10 @@ const QUERY_WEIGHT: usize = 8;
 /// Fewest moving proxies for the same: a pile asleep has many pairs and nothing to update.
 const PARALLEL_PROXIES: usize = 128;
 
+/// How many colliders ahead of the one placed the broad phase's loop asks for the data its
+/// box reads (a hull's points, from beyond the L2 cache in a heap of different hulls).
+const BOUNDS_AHEAD: usize = 4;
+
 impl World {
     /// Moves every collider to its body's pose, with its box swept over the step
     /// ([`broad_phase_box`]), and lets the broad phase report pairs that began or ended.
@@ -25,7 +29,13 @@ impl World {
         self.proxy_motion
             .resize(self.broad_phase.id_bound(), ProxyMotion::default());
         let mut at_rest = true;
-        for (_, collider) in self.colliders.iter_mut() {
+        for index in 0..self.colliders.slots() {
+            if let Some(ahead) = self.colliders.live(index + BOUNDS_AHEAD) {
+                ahead.shape.prefetch_bounds();
+            }
+            let Some(collider) = self.colliders.live_mut(index) else {
+                continue;
+            };
             let body = self.bodies.at(collider.body.index);
             let resting = body.is_resting();
             // A sleeping body has not moved since its colliders were placed (only the step
@@ -133,7 +143,13 @@ impl World {
     /// reach from its origin.
     pub(super) fn place_colliders(&mut self) {
         let mut slack = self.query_slack;
-        for (_, collider) in self.colliders.iter_mut() {
+        for index in 0..self.colliders.slots() {
+            if let Some(ahead) = self.colliders.live(index + BOUNDS_AHEAD) {
+                ahead.shape.prefetch_bounds();
+            }
+            let Some(collider) = self.colliders.live_mut(index) else {
+                continue;
+            };
             let body = self.bodies.at(collider.body.index);
             if !body.is_resting() {
                 let before = collider.world_pose;
