@@ -94,6 +94,19 @@ pub(crate) struct Feature {
     planar: bool,
 }
 
+impl Feature {
+    /// No points yet.
+    fn empty() -> Feature {
+        Feature {
+            points: SmallVec::new(),
+            ids: SmallVec::new(),
+            id: 0,
+            normal: Vector::zeros(),
+            planar: false,
+        }
+    }
+}
+
 /// A point being clipped: its plane coordinates and its id.
 #[derive(Clone, Copy, Debug)]
 struct Clip {
@@ -127,14 +140,16 @@ fn corner(c: &Cuboid, i: u32) -> Point<Real> {
 
 /// The face of `shape` (at `pose`) that supports it best along world direction `dir`.
 pub(crate) fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>) -> Feature {
+    let mut f = Feature::empty();
+    support_feature_into(shape, pose, dir, &mut f);
+    f
+}
+
+/// [`support_feature`], written into `f` (empty): in place, where the feature returned was
+/// copied out of the function, 200 bytes a time, twice a manifold.
+fn support_feature_into(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>, f: &mut Feature) {
     let local = pose.rotation.inverse_transform_vector(dir);
-    let mut f = Feature {
-        points: SmallVec::new(),
-        ids: SmallVec::new(),
-        id: 0,
-        normal: *dir,
-        planar: false,
-    };
+    f.normal = *dir;
     match shape {
         Shape::Sphere(_) => {
             f.points.push(pose * Point::origin());
@@ -196,12 +211,17 @@ pub(crate) fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector
                     best = i as usize;
                 }
             }
+            // One rotation matrix for the face's points and normal, as for a box.
+            let rotation = pose.rotation.to_rotation_matrix();
+            let points = h.points();
             for &i in h.face_vertices(best) {
-                f.points.push(pose * h.points()[i as usize]);
+                f.points.push(Point::from(
+                    rotation * points[i as usize].coords + pose.translation.vector,
+                ));
                 f.ids.push(i);
             }
             f.id = best as u32;
-            f.normal = pose.rotation * h.face_normal(best);
+            f.normal = rotation * h.face_normal(best);
             // A triangle is a plane: its points lift onto it in one division, where the fan
             // (for faces merged from nearly coplanar triangles) costs two a triangle.
             f.planar = f.points.len() == 3;
@@ -250,7 +270,6 @@ pub(crate) fn support_feature(shape: &Shape, pose: &Isometry<Real>, dir: &Vector
             f.ids.push(0);
         }
     }
-    f
 }
 
 /// The contact manifold of `a` at `pose_a` and `b` at `pose_b`, written into `out` (whose old
@@ -392,8 +411,9 @@ pub(crate) fn clip_candidates(
 ) -> Vector<Real> {
     let contact = *contact;
     let mut n = contact.normal;
-    let fa = support_feature(a, pose_a, &n);
-    let fb = support_feature(b, pose_b, &-n);
+    let (mut fa, mut fb) = (Feature::empty(), Feature::empty());
+    support_feature_into(a, pose_a, &n, &mut fa);
+    support_feature_into(b, pose_b, &-n, &mut fb);
     // A face within 1e-3 rad of the normal gives it exactly: EPA's normal carries the rounding
     // of its cross products, and a resting box should push straight up, as SAT would give.
     if fa.points.len() >= 3 && n.cross(&fa.normal).norm() < SNAP {
@@ -420,13 +440,17 @@ pub(crate) fn clip_candidates(
 
     // Both features on the plane, once: the subject and the outline below, and the fan
     // triangles that lift a hull's points back (which projected every vertex again per point).
-    // (Filled in place: collecting into a small vector cost ~140 instructions a call.)
-    let on_plane = |points: &[Point<Real>]| {
-        let mut out: SmallVec<[(Real, Real); 8]> = SmallVec::from_elem((0.0, 0.0), points.len());
-        for (o, p) in out.iter_mut().zip(points) {
+    // (Up to eight filled in an array that becomes the small vector: collecting into it cost
+    // ~140 instructions a call, `from_elem` and a fill in place ~100 more than the array.)
+    let on_plane = |points: &[Point<Real>]| -> SmallVec<[(Real, Real); 8]> {
+        if points.len() > 8 {
+            return points.iter().map(to_plane).collect();
+        }
+        let mut buf = [(0.0, 0.0); 8];
+        for (o, p) in buf.iter_mut().zip(points) {
             *o = to_plane(p);
         }
-        out
+        SmallVec::from_buf_and_len(buf, points.len())
     };
     let (plane_a, plane_b) = (on_plane(&fa.points), on_plane(&fb.points));
 
@@ -438,14 +462,24 @@ pub(crate) fn clip_candidates(
     } else {
         (&plane_a, &plane_b)
     };
-    let mut clipped: SmallVec<[Clip; 16]> = SmallVec::from_elem(Clip::BLANK, subject_plane.len());
-    for ((c, &(x, y)), &id) in clipped.iter_mut().zip(subject_plane).zip(&subject.ids) {
-        *c = Clip {
-            x,
-            y,
-            id: mix(1, id),
-        };
-    }
+    let clip_of = |(&(x, y), &id): (&(Real, Real), &u32)| Clip {
+        x,
+        y,
+        id: mix(1, id),
+    };
+    let mut clipped: SmallVec<[Clip; 16]> = if subject_plane.len() > 16 {
+        subject_plane
+            .iter()
+            .zip(&subject.ids)
+            .map(clip_of)
+            .collect()
+    } else {
+        let mut buf = [Clip::BLANK; 16];
+        for (c, from) in buf.iter_mut().zip(subject_plane.iter().zip(&subject.ids)) {
+            *c = clip_of(from);
+        }
+        SmallVec::from_buf_and_len(buf, subject_plane.len())
+    };
     if outline.len() == 2 {
         clip_segment_by_segment(&mut clipped, outline);
     } else {
@@ -453,13 +487,12 @@ pub(crate) fn clip_candidates(
     }
 
     let (ra, rb) = (a.radius(), b.radius());
+    let (lift_a, lift_b) = (Lift::new(&fa, &plane_a, &n), Lift::new(&fb, &plane_b, &n));
+    // Each clipped point lifted from its own place on the plane (projecting `at` back onto
+    // the plane gave it again, with a rounding, for every point).
     for c in &clipped {
         let at = origin + t1 * c.x + t2 * c.y;
-        let on_plane = to_plane(&at);
-        let lifted = (
-            lift(&fa, &plane_a, &at, on_plane, &n),
-            lift(&fb, &plane_b, &at, on_plane, &n),
-        );
+        let lifted = (lift_a.lift(&at, (c.x, c.y)), lift_b.lift(&at, (c.x, c.y)));
         let (Some(pa), Some(pb)) = lifted else {
             continue;
         };
@@ -509,57 +542,96 @@ pub(crate) fn single(c: &Contact, id: FeatureId) -> ManifoldPoint {
     }
 }
 
-/// The point of feature `f` that projects on the contact plane at `at` (moving along `n`);
-/// `plane` holds `f`'s points on the plane and `(x, y)` is `at` there.
-fn lift(
-    f: &Feature,
-    plane: &[(Real, Real)],
-    at: &Point<Real>,
-    (x, y): (Real, Real),
-    n: &Vector<Real>,
-) -> Option<Point<Real>> {
-    let dn = n.dot(&f.normal);
-    if f.planar && dn.abs() >= 1.0e-3 {
-        let h = (f.points[0] - at).dot(&f.normal) / dn;
-        return Some(at + n * h);
+/// A feature made ready to lift points of the contact plane back onto it (along the normal
+/// `n`): its points as a slice and `n . normal` worked out once for all the clipped points.
+struct Lift<'f> {
+    points: &'f [Point<Real>],
+    /// The feature's points on the contact plane.
+    plane: &'f [(Real, Real)],
+    normal: Vector<Real>,
+    planar: bool,
+    n: Vector<Real>,
+    dn: Real,
+}
+
+impl<'f> Lift<'f> {
+    fn new(f: &'f Feature, plane: &'f [(Real, Real)], n: &Vector<Real>) -> Lift<'f> {
+        Lift {
+            points: &f.points,
+            plane,
+            normal: f.normal,
+            planar: f.planar,
+            n: *n,
+            dn: n.dot(&f.normal),
+        }
     }
-    if f.points.len() >= 3 {
-        // Hull faces are merged from nearly coplanar triangles, so interpolate on the triangle
-        // of the fan that holds the point rather than on one plane.
-        let p0 = f.points[0];
-        let q0 = plane[0];
-        let mut best: Option<(Real, Point<Real>)> = None;
-        for i in 1..f.points.len() - 1 {
-            let (p1, p2) = (f.points[i], f.points[i + 1]);
-            let (q1, q2) = (plane[i], plane[i + 1]);
-            let det = (q1.0 - q0.0) * (q2.1 - q0.1) - (q1.1 - q0.1) * (q2.0 - q0.0);
-            if det.abs() <= Real::MIN_POSITIVE {
-                continue;
-            }
-            let u = ((x - q0.0) * (q2.1 - q0.1) - (y - q0.1) * (q2.0 - q0.0)) / det;
-            let v = ((q1.0 - q0.0) * (y - q0.1) - (q1.1 - q0.1) * (x - q0.0)) / det;
-            // How far outside this triangle (0 inside): the fan triangle that holds it wins.
-            let outside = (-u).max(-v).max(u + v - 1.0).max(0.0);
-            if best.is_none_or(|(o, _)| outside < o) {
-                best = Some((outside, p0 + (p1 - p0) * u + (p2 - p0) * v));
-            }
+
+    /// The point of the feature that projects on the contact plane at `at` (moving along
+    /// the normal); `(x, y)` is `at` on the plane.
+    /// (The plane's few operations inline, the rest out of line.)
+    #[inline(always)]
+    fn lift(&self, at: &Point<Real>, xy: (Real, Real)) -> Option<Point<Real>> {
+        if self.planar && self.dn.abs() >= 1.0e-3 {
+            let h = (self.points[0] - at).dot(&self.normal) / self.dn;
+            return Some(at + self.n * h);
         }
-        if best.is_none() && dn.abs() >= 1.0e-3 {
-            let h = (p0 - at).dot(&f.normal) / dn;
-            return Some(at + n * h);
-        }
-        best.map(|(_, p)| p)
-    } else {
-        let (p0, p1) = (f.points[0], f.points[1]);
-        let ((x0, y0), (x1, y1)) = (plane[0], plane[1]);
-        let (dx, dy) = (x1 - x0, y1 - y0);
-        let len2 = dx * dx + dy * dy;
-        let u = if len2 > 0.0 {
-            (((x - x0) * dx + (y - y0) * dy) / len2).clamp(0.0, 1.0)
+        self.lift_off_plane(at, xy)
+    }
+
+    /// [`Lift::lift`] for a face that is not one plane, a segment or a face seen edge-on.
+    #[inline(never)]
+    fn lift_off_plane(&self, at: &Point<Real>, (x, y): (Real, Real)) -> Option<Point<Real>> {
+        let (points, plane, dn, n) = (self.points, self.plane, self.dn, &self.n);
+        if points.len() >= 3 {
+            // Hull faces are merged from nearly coplanar triangles, so interpolate on the
+            // triangle of the fan that holds the point rather than on one plane.
+            let p0 = points[0];
+            let q0 = plane[0];
+            let mut best: Option<(Real, Point<Real>)> = None;
+            for i in 1..points.len() - 1 {
+                let (p1, p2) = (points[i], points[i + 1]);
+                let (q1, q2) = (plane[i], plane[i + 1]);
+                let det = (q1.0 - q0.0) * (q2.1 - q0.1) - (q1.1 - q0.1) * (q2.0 - q0.0);
+                if det.abs() <= Real::MIN_POSITIVE {
+                    continue;
+                }
+                let u = ((x - q0.0) * (q2.1 - q0.1) - (y - q0.1) * (q2.0 - q0.0)) / det;
+                let v = ((q1.0 - q0.0) * (y - q0.1) - (q1.1 - q0.1) * (x - q0.0)) / det;
+                // How far outside this triangle (0 inside): the fan triangle that holds it
+                // wins.
+                let outside = (-u).max(-v).max(u + v - 1.0).max(0.0);
+                if best.is_none_or(|(o, _)| outside < o) {
+                    best = Some((outside, p0 + (p1 - p0) * u + (p2 - p0) * v));
+                }
+            }
+            if best.is_none() && dn.abs() >= 1.0e-3 {
+                let h = (p0 - at).dot(&self.normal) / dn;
+                return Some(at + n * h);
+            }
+            best.map(|(_, p)| p)
         } else {
-            0.0
-        };
-        Some(p0 + (p1 - p0) * u)
+            let (p0, p1) = (points[0], points[1]);
+            let ((x0, y0), (x1, y1)) = (plane[0], plane[1]);
+            let (dx, dy) = (x1 - x0, y1 - y0);
+            let len2 = dx * dx + dy * dy;
+            let u = if len2 > 0.0 {
+                (((x - x0) * dx + (y - y0) * dy) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            Some(p0 + (p1 - p0) * u)
+        }
+    }
+}
+
+/// The index after `i` around a polygon of `len` corners: `(i + 1) % len` without the
+/// division (an integer division's latency on every edge of every clip).
+#[inline(always)]
+fn after(i: usize, len: usize) -> usize {
+    if i + 1 >= len {
+        0
+    } else {
+        i + 1
     }
 }
 
@@ -570,7 +642,7 @@ fn clip_by_polygon(points: &mut SmallVec<[Clip; 16]>, outline: &[(Real, Real)], 
     // Signed area tells the winding; "inside" is to the left of each edge when counter-clockwise.
     let area: Real = (0..outline.len())
         .map(|i| {
-            let (p, q) = (outline[i], outline[(i + 1) % outline.len()]);
+            let (p, q) = (outline[i], outline[after(i, outline.len())]);
             p.0 * q.1 - q.0 * p.1
         })
         .sum();
@@ -582,16 +654,25 @@ fn clip_by_polygon(points: &mut SmallVec<[Clip; 16]>, outline: &[(Real, Real)], 
     // write past the room, which only rounding could ask for, is dropped.
     let room = points.len() + outline.len();
     let mut count = points.len();
-    points.resize(room, Clip::BLANK);
-    let mut spare: SmallVec<[Clip; 16]> = SmallVec::from_elem(Clip::BLANK, room);
+    let mut spare: SmallVec<[Clip; 16]>;
+    if room <= 16 {
+        // (From arrays, as the plane's points: `resize` and `from_elem` wrote a slot a time.)
+        let mut buf = [Clip::BLANK; 16];
+        buf[..count].copy_from_slice(points);
+        *points = SmallVec::from_buf_and_len(buf, room);
+        spare = SmallVec::from_buf_and_len([Clip::BLANK; 16], room);
+    } else {
+        points.resize(room, Clip::BLANK);
+        spare = SmallVec::from_elem(Clip::BLANK, room);
+    }
     let (mut from, mut to) = (points.as_mut_slice(), spare.as_mut_slice());
     let mut in_spare = false;
     for i in 0..outline.len() {
         if count == 0 {
             break;
         }
-        let (p, q) = (outline[i], outline[(i + 1) % outline.len()]);
-        let edge_id = mix(ids[i], ids[(i + 1) % ids.len()]);
+        let (p, q) = (outline[i], outline[after(i, outline.len())]);
+        let edge_id = mix(ids[i], ids[after(i, ids.len())]);
         let side = |c: &Clip| winding * ((q.0 - p.0) * (c.y - p.1) - (q.1 - p.1) * (c.x - p.0));
         let subject = &from[..count];
         let mut kept = 0;
@@ -637,9 +718,9 @@ fn clip_by_polygon(points: &mut SmallVec<[Clip; 16]>, outline: &[(Real, Real)], 
     // Clipping can leave coincident points (a corner on an edge): keep one of each.
     let mut i = 0;
     while i < points.len() && points.len() > 1 {
-        let (c, d) = (points[i], points[(i + 1) % points.len()]);
+        let (c, d) = (points[i], points[after(i, points.len())]);
         if (c.x - d.x).abs() <= 1.0e-6 && (c.y - d.y).abs() <= 1.0e-6 {
-            points.remove((i + 1) % points.len());
+            points.remove(after(i, points.len()));
         } else {
             i += 1;
         }
