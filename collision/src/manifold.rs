@@ -206,9 +206,12 @@ fn support_feature_into(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>
             let around = h.faces_around(support);
             let score = |i: usize| h.face_normal(i).dot(&local);
             let mut best = around.first().map_or(0, |&i| i as usize);
+            // (The best score kept, not worked out again against each face.)
+            let mut best_score = score(best);
             for &i in around {
-                if score(i as usize) > score(best) {
-                    best = i as usize;
+                let s = score(i as usize);
+                if s > best_score {
+                    (best, best_score) = (i as usize, s);
                 }
             }
             // One rotation matrix for the face's points and normal, as for a box.
@@ -715,16 +718,21 @@ fn clip_by_polygon(points: &mut SmallVec<[Clip; 16]>, outline: &[(Real, Real)], 
         points[..count].copy_from_slice(&spare[..count]);
     }
     points.truncate(count);
-    // Clipping can leave coincident points (a corner on an edge): keep one of each.
-    let mut i = 0;
-    while i < points.len() && points.len() > 1 {
-        let (c, d) = (points[i], points[after(i, points.len())]);
+    // Clipping can leave coincident points (a corner on an edge): keep one of each. (On a
+    // slice, its length kept apart: each index into the small vector checked where it lives.)
+    let kept = points.as_mut_slice();
+    let (mut i, mut len) = (0, kept.len());
+    while i < len && len > 1 {
+        let next = after(i, len);
+        let (c, d) = (kept[i], kept[next]);
         if (c.x - d.x).abs() <= 1.0e-6 && (c.y - d.y).abs() <= 1.0e-6 {
-            points.remove(after(i, points.len()));
+            kept.copy_within(next + 1..len, next);
+            len -= 1;
         } else {
             i += 1;
         }
     }
+    points.truncate(len);
 }
 
 /// Two segments in the plane: parallel ones keep their overlap (two points), crossing ones the
