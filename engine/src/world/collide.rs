@@ -143,13 +143,7 @@ impl World {
     /// reach from its origin.
     pub(super) fn place_colliders(&mut self) {
         let mut slack = self.query_slack;
-        for index in 0..self.colliders.slots() {
-            if let Some(ahead) = self.colliders.live(index + BOUNDS_AHEAD) {
-                ahead.shape.prefetch_bounds();
-            }
-            let Some(collider) = self.colliders.live_mut(index) else {
-                continue;
-            };
+        for (_, collider) in self.colliders.iter_mut() {
             let body = self.bodies.at(collider.body.index);
             if !body.is_resting() {
                 let before = collider.world_pose;
