@@ -443,17 +443,8 @@ pub(crate) fn clip_candidates(
 
     // Both features on the plane, once: the subject and the outline below, and the fan
     // triangles that lift a hull's points back (which projected every vertex again per point).
-    // (Up to eight filled in an array that becomes the small vector: collecting into it cost
-    // ~140 instructions a call, `from_elem` and a fill in place ~100 more than the array.)
     let on_plane = |points: &[Point<Real>]| -> SmallVec<[(Real, Real); 8]> {
-        if points.len() > 8 {
-            return points.iter().map(to_plane).collect();
-        }
-        let mut buf = [(0.0, 0.0); 8];
-        for (o, p) in buf.iter_mut().zip(points) {
-            *o = to_plane(p);
-        }
-        SmallVec::from_buf_and_len(buf, points.len())
+        small_vec_of(points.len(), (0.0, 0.0), points.iter().map(to_plane))
     };
     let (plane_a, plane_b) = (on_plane(&fa.points), on_plane(&fb.points));
 
@@ -470,19 +461,12 @@ pub(crate) fn clip_candidates(
         y,
         id: mix(1, id),
     };
-    let mut clipped: SmallVec<[Clip; 16]> = if subject_plane.len() > 16 {
-        subject_plane
-            .iter()
-            .zip(&subject.ids)
-            .map(clip_of)
-            .collect()
-    } else {
-        let mut buf = [Clip::BLANK; 16];
-        for (c, from) in buf.iter_mut().zip(subject_plane.iter().zip(&subject.ids)) {
-            *c = clip_of(from);
-        }
-        SmallVec::from_buf_and_len(buf, subject_plane.len())
-    };
+    let subject_points = subject_plane.iter().zip(&subject.ids);
+    let mut clipped: SmallVec<[Clip; 16]> = small_vec_of(
+        subject_points.len(),
+        Clip::BLANK,
+        subject_points.map(clip_of),
+    );
     if outline.len() == 2 {
         clip_segment_by_segment(&mut clipped, outline);
     } else {
@@ -625,6 +609,29 @@ impl<'f> Lift<'f> {
             Some(p0 + (p1 - p0) * u)
         }
     }
+}
+
+/// A small vector of `len` items: those of `items` (at most `len`), then `blank`s. Up to `N`
+/// are written in an array that becomes the vector: collecting into a small vector cost ~140
+/// instructions a call in the clip, `from_elem` or `resize` and a fill in place ~100 more than
+/// this (they write and check a slot at a time). More than `N` are collected.
+#[inline(always)]
+fn small_vec_of<T: Copy, const N: usize>(
+    len: usize,
+    blank: T,
+    items: impl Iterator<Item = T>,
+) -> SmallVec<[T; N]>
+where
+    [T; N]: smallvec::Array<Item = T>,
+{
+    if len > N {
+        return items.chain(std::iter::repeat(blank)).take(len).collect();
+    }
+    let mut buf = [blank; N];
+    for (slot, item) in buf[..len].iter_mut().zip(items) {
+        *slot = item;
+    }
+    SmallVec::from_buf_and_len(buf, len)
 }
 
 /// The index after `i` around a polygon of `len` corners: `(i + 1) % len` without the
