@@ -158,23 +158,22 @@ impl Hull {
     /// after the GJK. Nothing elsewhere than x86-64.
     #[inline]
     pub(crate) fn prefetch(&self) {
-        let lanes = std::mem::offset_of!(Hull, lanes);
-        let after = lanes + std::mem::size_of::<crate::support::Lanes>();
-        prefetch_bytes(self, lanes..after);
-        prefetch_bytes(self, std::mem::offset_of!(Hull, geometry)..lanes);
-        prefetch_bytes(self, after..std::mem::offset_of!(Hull, polyhedron));
+        let lanes = Hull::LANES;
+        prefetch_bytes(self, lanes.clone());
+        prefetch_bytes(self, std::mem::offset_of!(Hull, geometry)..lanes.start);
+        prefetch_bytes(self, lanes.end..std::mem::offset_of!(Hull, polyhedron));
     }
 
     /// Asks the processor for the lines [`Hull::aabb`] reads: the counts and the points' lanes.
     #[inline]
     pub(crate) fn prefetch_lanes(&self) {
         prefetch_bytes(self, 0..std::mem::size_of::<u32>());
-        let lanes = std::mem::offset_of!(Hull, lanes);
-        prefetch_bytes(
-            self,
-            lanes..lanes + std::mem::size_of::<crate::support::Lanes>(),
-        );
+        prefetch_bytes(self, Hull::LANES);
     }
+
+    /// Where the points' lanes lie in the block (bytes from the hull's start).
+    const LANES: std::ops::Range<usize> = std::mem::offset_of!(Hull, lanes)
+        ..std::mem::offset_of!(Hull, lanes) + std::mem::size_of::<crate::support::Lanes>();
 
     /// The farthest any point lies from the local origin (m), computed once: the narrow phase
     /// asks it of both shapes for every manifold it keeps for recycling.
