@@ -12,7 +12,11 @@ two ratios issues 13 and 15 set targets for. Nothing is built here:
     python3 benches/side_by_side.py                     # every contact scene, both modes
     python3 benches/side_by_side.py --scenes convex --modes nosleep --reps 5 --threads 2
 
-`--json` prints one JSON object per line instead of the table (for notes and scripts).
+`--json` prints one JSON object per line instead of the table (for notes and scripts). Each
+row carries this machine's one-minute load average after it: about 1 is the run itself, more
+means something else ran beside it (a build, a test) and the row should be taken again. The
+host's other tenants do not show there, yet a busy host slows Rapier more than sprung and
+flatters the ratios: quote the slowest Rapier times' runs with care, the fastest with trust.
 """
 
 import argparse
@@ -55,7 +59,7 @@ def main():
 
     if not args.json:
         print(f"{'scene':14} {'mode':8} {'sprung ms':>10} {'rapier ms':>10} {'ratio':>6} "
-              f"{'collide ms':>11} {'/ rapier':>9}")
+              f"{'collide ms':>11} {'/ rapier':>9} {'load':>5}")
     for scene in args.scenes.split(","):
         for mode in args.modes.split(","):
             extra = ["--no-sleep"] if mode == "nosleep" else []
@@ -81,13 +85,14 @@ def main():
                 "sprung_collide_ms": collide,
                 "collide_over_rapier": collide / r_ms if collide is not None else None,
                 "ok": best_s.get("ok"),
+                "load": os.getloadavg()[0],
             }
             if args.json:
                 print(json.dumps(row), flush=True)
             else:
                 over = f"{row['collide_over_rapier']:9.2f}" if collide is not None else ""
                 print(f"{scene:14} {mode:8} {s_ms:10.3f} {r_ms:10.3f} {row['ratio']:6.2f} "
-                      f"{collide or 0.0:11.3f} {over}", flush=True)
+                      f"{collide or 0.0:11.3f} {over} {row['load']:5.2f}", flush=True)
 
 
 if __name__ == "__main__":
