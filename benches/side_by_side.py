@@ -16,7 +16,7 @@ two ratios issues 13 and 15 set targets for. Nothing is built here:
 row carries this machine's one-minute load average after it: about 1 is the run itself, more
 means something else ran beside it (a build, a test) and the row should be taken again. The
 host's other tenants do not show there, yet a busy host slows Rapier more than sprung and
-flatters the ratios: quote the slowest Rapier times' runs with care, the fastest with trust.
+flatters the ratios: the runs where Rapier was fastest are the ones to quote.
 """
 
 import argparse
