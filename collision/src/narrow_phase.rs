@@ -716,8 +716,11 @@ pub struct NarrowPhase {
     /// query starts; beside the pairs rather than in them, so that the walks over the pairs,
     /// most of which never run GJK, read no more than they did.
     simplices: Vec<SimplexCache>,
+    /// Where each pair's record is. Looked up, never walked, so its hash is a fast one with a
+    /// fixed seed (the standard SipHash was most of a lookup's instructions) and its order
+    /// never reaches a result.
     #[cfg_attr(feature = "serde", serde(skip))]
-    index: HashMap<ProxyPair, usize>,
+    index: HashMap<ProxyPair, usize, foldhash::fast::FixedState>,
     /// Each worker's buffers and tallies for its share of an update (one for a serial update),
     /// kept from step to step so that a settled scene allocates nothing.
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -751,7 +754,7 @@ impl NarrowPhase {
             margin,
             contacts: Vec::new(),
             simplices: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             scratch: Vec::new(),
             recycled: 0,
             kept_apart: 0,
