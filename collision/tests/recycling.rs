@@ -13,7 +13,9 @@ use common::{shape, Rng, KINDS};
 use smallvec::SmallVec;
 use sprung_collision::broad_phase::{PairEvent, ProxyId, ProxyPair};
 use sprung_collision::manifold::manifolds;
-use sprung_collision::narrow_phase::{NarrowPhase, PairCache, ProxyShapes};
+use sprung_collision::narrow_phase::{
+    NarrowPhase, PairCache, ProxyShapes, RECYCLE_DISTANCE, RECYCLE_REACH,
+};
 use sprung_collision::parry3d;
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Translation, Vector};
 use sprung_collision::parry3d::na::UnitQuaternion;
@@ -247,6 +249,39 @@ impl ProxyShapes for Reaching<'_> {
 
     fn speculative_distance(&self, _a: ProxyId, _b: ProxyId) -> Real {
         self.reach
+    }
+}
+
+/// A manifold is kept for reuse while its pair's reach is at most `RECYCLE_REACH` times its
+/// tolerance (`RECYCLE_DISTANCE` for a touching pair of unit cubes), and reused at the next
+/// update; beyond, it is not kept, and the pair is queried again, finding the same points.
+#[test]
+fn a_pair_closing_fast_keeps_no_manifold_for_reuse() {
+    let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+    let colliders = vec![
+        (cube.clone(), Isometry::identity()),
+        (cube, Isometry::translation(0.1, 0.99, 0.0)),
+    ];
+    let limit = RECYCLE_REACH * RECYCLE_DISTANCE;
+    for (reach, kept) in [(0.0, true), (0.99 * limit, true), (1.01 * limit, false)] {
+        let view = Reaching {
+            colliders: &colliders,
+            reach,
+        };
+        let mut narrow = NarrowPhase::new(0.02);
+        narrow.apply(&[PairEvent::Began(pair())]);
+        narrow.update(&view);
+        let first = narrow.contacts()[0].manifolds.clone();
+        assert_eq!(first[0].points.len(), 4, "reach {reach}");
+        let cached = matches!(narrow.contacts()[0].cache, Some(PairCache::Manifold(_)));
+        assert_eq!(cached, kept, "reach {reach}");
+        narrow.update(&view);
+        assert_eq!(narrow.recycled(), usize::from(kept), "reach {reach}");
+        let again = &narrow.contacts()[0].manifolds;
+        for (p, q) in again[0].points.iter().zip(&first[0].points) {
+            assert_eq!(p.id, q.id);
+            assert!((p.separation - q.separation).abs() < 1e-6, "reach {reach}");
+        }
     }
 }
 
