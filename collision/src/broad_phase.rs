@@ -404,11 +404,9 @@ pub struct BroadPhase {
     /// The radix sort's second buffer for `found`.
     #[cfg_attr(feature = "serde", serde(skip))]
     sort_scratch: Vec<u64>,
-    /// Last update's pairs without (`kept`) and with (`touched`) a changed proxy.
+    /// The pair list being made by an update, swapped with `pairs` at its end.
     #[cfg_attr(feature = "serde", serde(skip))]
-    kept: Vec<u64>,
-    #[cfg_attr(feature = "serde", serde(skip))]
-    touched: Vec<u64>,
+    next_pairs: Vec<u64>,
     /// The pairs that began, collected while the ends are reported.
     #[cfg_attr(feature = "serde", serde(skip))]
     began: Vec<u64>,
@@ -445,8 +443,7 @@ impl BroadPhase {
             batch: Vec::new(),
             found: Vec::new(),
             sort_scratch: Vec::new(),
-            kept: Vec::new(),
-            touched: Vec::new(),
+            next_pairs: Vec::new(),
             began: Vec::new(),
         }
     }
@@ -738,9 +735,9 @@ impl BroadPhase {
     }
 
     /// Puts the changed proxies where they are now: in one pass over the entries, those that
-    /// moved within their lanes take their new bounds and those replaced leave; one insertion
-    /// pass restores the order (each moved entry goes a few places); the replaced proxies that
-    /// are live come back in a sorted batch.
+    /// moved within their lanes take their new bounds and those replaced leave, and each entry
+    /// kept is inserted back in order among those before it (a moved one goes a few places);
+    /// the replaced proxies that are live come back in a sorted batch.
     fn replace_changed(&mut self) {
         let (changed, placed) = (&self.changed, &self.placed);
         let mut kept = 0;
@@ -755,19 +752,15 @@ impl BroadPhase {
                 }
                 _ => continue,
             }
-            self.entries[kept] = e;
-            kept += 1;
-        }
-        self.entries.truncate(kept);
-        for i in 1..self.entries.len() {
-            let e = self.entries[i];
-            let mut j = i;
+            let mut j = kept;
             while j > 0 && e.before(self.entries[j - 1]) {
                 self.entries[j] = self.entries[j - 1];
                 j -= 1;
             }
             self.entries[j] = e;
+            kept += 1;
         }
+        self.entries.truncate(kept);
         self.large.retain(|&p| changed[p as usize] == UNCHANGED);
         self.batch.clear();
         for i in 0..self.changed_ids.len() {
@@ -925,54 +918,48 @@ impl BroadPhase {
         }
     }
 
-    /// The pairs of the last update with a changed proxy against those found now: the difference
-    /// is the events; the unchanged pairs and the found ones, merged, are the new pair list.
+    /// The last update's pairs against those found now, in one merge of the two sorted lists: a
+    /// pair found is kept, and began if it was not there; a pair of the last update not found
+    /// is kept if neither proxy changed (nothing about it can have), else it ended. (It was a
+    /// split of the pairs by whether a proxy changed and two merges: three passes over them.)
     fn report(&mut self, events: &mut Vec<PairEvent>) {
-        // Split without a branch per pair: each pair is written to both lists, and only the
-        // list it belongs to moves on.
-        let n = self.pairs.len();
-        self.kept.resize(n, 0);
-        self.touched.resize(n, 0);
-        let (mut k, mut t) = (0, 0);
-        for &pair in &self.pairs {
-            let changed = |p: u64| self.changed[p as u32 as usize] != UNCHANGED;
-            let touched = changed(pair >> 32) | changed(pair);
-            self.kept[k] = pair;
-            self.touched[t] = pair;
-            k += usize::from(!touched);
-            t += usize::from(touched);
-        }
-        self.kept.truncate(k);
-        self.touched.truncate(t);
-        // Both sorted: one merge gives the ends in order, and the beginnings after them.
-        let (old, new) = (&self.touched, &self.found);
+        let changed = |p: u64| self.changed[p as u32 as usize] != UNCHANGED;
+        let (old, found) = (&self.pairs, &self.found);
+        let next = &mut self.next_pairs;
+        next.clear();
+        next.reserve(old.len() + found.len());
         self.began.clear();
         let (mut i, mut j) = (0, 0);
-        while i < old.len() || j < new.len() {
-            if j == new.len() || (i < old.len() && old[i] < new[j]) {
-                events.push(PairEvent::Ended(pair_of(old[i])));
+        while i < old.len() && j < found.len() {
+            let (o, f) = (old[i], found[j]);
+            if o < f {
+                if changed(o >> 32) | changed(o) {
+                    events.push(PairEvent::Ended(pair_of(o)));
+                } else {
+                    next.push(o);
+                }
                 i += 1;
-            } else if i == old.len() || new[j] < old[i] {
-                self.began.push(new[j]);
-                j += 1;
             } else {
-                i += 1;
+                if f < o {
+                    self.began.push(f);
+                } else {
+                    i += 1;
+                }
+                next.push(f);
                 j += 1;
             }
         }
+        for &o in &old[i..] {
+            if changed(o >> 32) | changed(o) {
+                events.push(PairEvent::Ended(pair_of(o)));
+            } else {
+                next.push(o);
+            }
+        }
+        self.began.extend_from_slice(&found[j..]);
+        next.extend_from_slice(&found[j..]);
         events.extend(self.began.iter().map(|&p| PairEvent::Began(pair_of(p))));
-        self.pairs.clear();
-        let (kept, found) = (&self.kept, &self.found);
-        let (mut i, mut j) = (0, 0);
-        while i < kept.len() || j < found.len() {
-            if j == found.len() || (i < kept.len() && kept[i] < found[j]) {
-                self.pairs.push(kept[i]);
-                i += 1;
-            } else {
-                self.pairs.push(found[j]);
-                j += 1;
-            }
-        }
+        std::mem::swap(&mut self.pairs, &mut self.next_pairs);
     }
 
     /// Whether the internal bookkeeping holds: the entries sorted, each placed proxy in exactly
