@@ -148,28 +148,41 @@ fn from_ordered(o: u32) -> Real {
     Real::from_bits(if o >> 31 == 1 { o & !(1 << 31) } else { !o })
 }
 
-/// Fewest pairs for which [`sort_pairs`] sorts by radix (below, the standard sort is as fast).
+/// Fewest pairs for which [`sort_pairs`] sorts by radix in three passes, and twice the fewest
+/// in two (below, the standard sort is as fast).
 const RADIX_PAIRS: usize = 2048;
 
 /// Sorts distinct pair keys ([`pair_key`] of proxies below `id_bound`) ascending, as
 /// `sort_unstable` would (distinct keys have one order). With ids below 2^16 and many pairs, a
-/// least-significant-digit radix sort: each key read as 32 bits, `a << 16 | b` (the same
-/// order), in three passes of 11 bits, the three histograms counted in one pass first; it
-/// does a third of the comparison sort's work on `boxes`' 47,000 pairs a step. `scratch` is the
-/// second buffer, kept from call to call.
+/// least-significant-digit radix sort ([`radix_sort`]): two passes of 11 bits while an id fits
+/// 11 bits (2,048 proxies), else three; it does a third of the comparison sort's work on
+/// `boxes`' 47,000 pairs a step. `scratch` is the second buffer, kept from call to call.
 fn sort_pairs(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, id_bound: usize) {
-    if keys.len() < RADIX_PAIRS || id_bound > 1 << 16 {
+    // Bits an id needs (at least one).
+    let id_bits = usize::BITS - id_bound.saturating_sub(1).max(1).leading_zeros();
+    if id_bits <= RADIX_BITS && keys.len() >= RADIX_PAIRS / 2 {
+        radix_sort::<2>(keys, scratch, id_bits);
+    } else if id_bits <= 16 && keys.len() >= RADIX_PAIRS {
+        radix_sort::<3>(keys, scratch, id_bits);
+    } else {
         keys.sort_unstable();
-        return;
     }
-    const BITS: u32 = 11;
-    const MASK: u64 = (1 << BITS) - 1;
-    let packed = |k: u64| ((k >> 16) & 0xFFFF_0000) | (k & 0xFFFF);
-    let mut counts = [[0u32; 1 << BITS]; 3];
+}
+
+/// The bits of a key [`radix_sort`] sorts by in one pass.
+const RADIX_BITS: u32 = 11;
+
+/// [`sort_pairs`]' radix sort in `PASSES` passes of [`RADIX_BITS`], for keys of ids below
+/// `2^id_bits`: each key read as `a << id_bits | b` (the same order), the histograms of every
+/// pass counted in one pass over the keys first.
+fn radix_sort<const PASSES: usize>(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, id_bits: u32) {
+    const MASK: u64 = (1 << RADIX_BITS) - 1;
+    let packed = |k: u64| (k >> 32) << id_bits | (k & 0xFFFF_FFFF);
+    let mut counts = [[0u32; 1 << RADIX_BITS]; PASSES];
     for &k in keys.iter() {
         let p = packed(k);
         for (pass, count) in counts.iter_mut().enumerate() {
-            count[((p >> (BITS * pass as u32)) & MASK) as usize] += 1;
+            count[((p >> (RADIX_BITS * pass as u32)) & MASK) as usize] += 1;
         }
     }
     scratch.clear();
@@ -180,7 +193,7 @@ fn sort_pairs(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, id_bound: usize) {
         for c in count.iter_mut() {
             (*c, start) = (start, start + *c);
         }
-        let shift = BITS * pass as u32;
+        let shift = RADIX_BITS * pass as u32;
         for &k in keys.iter() {
             let digit = ((packed(k) >> shift) & MASK) as usize;
             scratch[count[digit] as usize] = k;

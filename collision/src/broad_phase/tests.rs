@@ -583,7 +583,7 @@ fn payloads_live_and_die_with_their_proxies() {
 
 /// The radix sort of pair keys gives what the standard sort gives: distinct random pairs of
 /// ids below several bounds (the radix path needs them below 2^16), around the size where it
-/// takes over, with keys whose every digit varies.
+/// takes over and where it needs a third pass, with keys whose every digit varies.
 #[test]
 fn pair_keys_sort_by_radix_as_by_comparison() {
     let mut rng = Rng(0x5A17_50E7);
@@ -596,6 +596,13 @@ fn pair_keys_sort_by_radix_as_by_comparison() {
         (50_000, 1 << 16),
         (20_000, 70_000),
         (5_000, 200),
+        // Two passes from half as many pairs while an id fits 11 bits, three beyond.
+        (RADIX_PAIRS / 2 - 1, 1_001),
+        (RADIX_PAIRS / 2, 1_001),
+        (2_100, 66),
+        (3_000, 1_001),
+        (RADIX_PAIRS, 2048),
+        (RADIX_PAIRS, 2049),
     ] {
         let mut set = BTreeSet::new();
         while set.len() < count {
