@@ -592,6 +592,28 @@ impl BroadPhase {
         true
     }
 
+    /// Whether [`set_aabb`](Self::set_aabb) would leave proxy `id` as it is for every box
+    /// lying within `outer` and reaching at least `least`'s bounds (its mins at most
+    /// `least.mins`, its maxs at least `least.maxs`): `outer` is inside the fat box, and such a
+    /// box cannot be so much smaller than the fat box that it is refitted. Lets a caller that
+    /// can bound a box more cheaply than it can compute it skip the computing. False for a dead
+    /// id, and for bounds that are not numbers.
+    pub fn keeps(&self, id: ProxyId, outer: &Aabb, least: &Aabb) -> bool {
+        let Some(info) = self.proxies.get(id.0 as usize) else {
+            return false;
+        };
+        let slack = 2.0 * self.margin;
+        let fat = &info.fat;
+        matches!(info.state, State::Queued | State::Live)
+            && (0..3).all(|k| {
+                // The tests of `set_aabb`, each the other way round and false for NaN.
+                fat.mins[k] <= outer.mins[k]
+                    && outer.maxs[k] <= fat.maxs[k]
+                    && least.mins[k] - fat.mins[k] <= slack
+                    && fat.maxs[k] - least.maxs[k] <= slack
+            })
+    }
+
     /// How much each proxy's box is fattened (m).
     pub fn margin(&self) -> Real {
         self.margin

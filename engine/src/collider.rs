@@ -44,6 +44,21 @@ pub struct Collider {
     /// (its shift plus its turn's chord at [`Collider::radius`]): what its pairs kept apart
     /// take off the distance they may still close. Infinite until first seen.
     pub(crate) moved: Real,
+    /// The shape's bounding box where the broad phase's loop last computed it, and how far
+    /// (m) any point of the shape moved since, at most (infinite: no box yet). While the box
+    /// grown by that distance, swept and loosened, stays inside the proxy's fat box, and
+    /// shrunk by it is not too small for the fat box, the box now cannot change the broad
+    /// phase, and it is not computed ([`World::update_broad_phase`]). Not saved: a restored
+    /// world computes every box again.
+    ///
+    /// [`World::update_broad_phase`]: crate::World
+    #[cfg_attr(feature = "serde", serde(skip, default = "no_box"))]
+    pub(crate) last_box: (Aabb, Real),
+}
+
+/// [`Collider::last_box`] before any box: none, and infinitely far from it.
+pub(crate) fn no_box() -> (Aabb, Real) {
+    (Aabb::new_invalid(), Real::INFINITY)
 }
 
 /// Which colliders meet: two colliders can touch only if each one's `memberships` share a bit
@@ -416,6 +431,7 @@ impl ColliderBuilder {
             contact_spring: self.contact_spring,
             sensor: self.sensor,
             moved: Real::INFINITY,
+            last_box: no_box(),
         })
     }
 }
