@@ -48,10 +48,8 @@ pub struct Collider {
     /// (m) any point of the shape moved since, at most (infinite: no box yet). While the box
     /// grown by that distance, swept and loosened, stays inside the proxy's fat box, and
     /// shrunk by it is not too small for the fat box, the box now cannot change the broad
-    /// phase, and it is not computed ([`World::update_broad_phase`]). Not saved: a restored
-    /// world computes every box again.
-    ///
-    /// [`World::update_broad_phase`]: crate::World
+    /// phase, and the step does not compute it (`keeps_box` in `world/collide.rs`). Not saved:
+    /// a restored world computes every box again.
     #[cfg_attr(feature = "serde", serde(skip, default = "no_box"))]
     pub(crate) last_box: (Aabb, Real),
 }
