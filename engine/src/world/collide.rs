@@ -56,14 +56,14 @@ impl World {
             } else if resting {
                 at_rest &= collider.moved == 0.0;
                 self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
-                collider.last_box.1 += collider.moved;
+                add_motion(&mut collider.last_box.1, collider.moved);
                 collider.moved = 0.0;
                 continue;
             }
             at_rest = false;
             self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
             // Every pair of the proxy takes it off its budget in this update.
-            collider.last_box.1 += collider.moved;
+            add_motion(&mut collider.last_box.1, collider.moved);
             collider.moved = 0.0;
             let (travel, loosen) = sweep(body, collider, dt);
             if !keeps_box(&self.broad_phase, collider, &travel, loosen) {
@@ -232,14 +232,26 @@ fn swept(here: &Aabb, travel: &Vector<Real>, loosen: Real) -> Aabb {
     here.merged(&there).loosened(loosen)
 }
 
+/// Adds `moved` (m) to `total`, rounding up: a motion too small to change the sum when rounded
+/// to nearest (below half a unit in its last place) must still count, or a shape creeping by
+/// less than that each step would never have its box computed again.
+fn add_motion(total: &mut Real, moved: Real) {
+    if moved > 0.0 {
+        *total = (*total + moved).next_up();
+    } else if moved.is_nan() {
+        *total = moved;
+    }
+}
+
 /// Whether the broad phase would keep `collider`'s proxy as it is, whatever its shape's box now,
 /// known from the box last computed ([`Collider::last_box`]) and how far any point moved
 /// since: the box now lies within that box grown by the distance and reaches at least that box
 /// shrunk by it, so the box the proxy would be given lies between the two swept and loosened
 /// alike ([`BroadPhase::keeps`]). The same operations in the same order as the box made
 /// ([`swept`]), each monotonic, so that rounding cannot put the box outside the bounds; the
-/// distance is taken a little larger to cover the rounding of the two boxes and of the
-/// motions summed (a millionth of the largest coordinate, six units in the last place).
+/// distance is taken larger by the rounding of the two boxes (four millionths, some 30 units
+/// in the last place, of the shape's reach and the box's largest coordinate) and of the motion
+/// (summed rounding up, [`add_motion`]).
 /// Most colliders of a pile at rest but awake then cost a few comparisons, where a hull's box
 /// turns every point.
 fn keeps_box(broad: &BroadPhase, collider: &Collider, travel: &Vector<Real>, loosen: Real) -> bool {
@@ -249,8 +261,11 @@ fn keeps_box(broad: &BroadPhase, collider: &Collider, travel: &Vector<Real>, loo
     if *moved >= BROAD_PHASE_MARGIN {
         return false;
     }
+    // A box's rounding: its points turned about the shape's origin (a few units in the last
+    // place of the shape's reach from it, which may be far larger than the box), then moved
+    // (of the box's largest coordinate); twice, for the box last computed and the box now.
     let largest = last.mins.coords.amax().max(last.maxs.coords.amax());
-    let grow = moved * (1.0 + 1.0e-5) + 2.0e-6 * (largest + moved);
+    let grow = moved * (1.0 + 1.0e-5) + 4.0e-6 * (largest + collider.radius() + moved);
     // (By hand rather than `loosened`, which asserts: a NaN must only fail the test.)
     let grown = Aabb::new(
         last.mins - Vector::repeat(grow),
@@ -383,20 +398,27 @@ mod tests {
         .iter()
         .map(|&(x, y, z)| Point::new(x, y, z))
         .collect();
+        // The same hull with its points 8 m from its origin, on a body 8 m the other way: its
+        // box's rounding is that of points 8 m out, where the box's own coordinates are small.
+        let far = Vector::new(8.0, 0.0, 0.0);
+        let off_centre: Vec<Point<Real>> = hull.iter().map(|p| p + far).collect();
         for i in 0..36 {
-            let at = Vector::new(
+            let mut at = Vector::new(
                 (i % 6) as Real * 0.7,
                 0.6 + (i / 6) as Real * 0.5,
                 (i % 5) as Real * 0.1,
             );
+            let shape = match i % 3 {
+                0 => ColliderBuilder::cuboid(0.25, 0.2, 0.3),
+                1 => ColliderBuilder::convex_hull(&hull),
+                _ => {
+                    at -= far;
+                    ColliderBuilder::convex_hull(&off_centre)
+                }
+            };
             let body = world
                 .add_body(RigidBodyBuilder::dynamic().translation(at))
                 .unwrap();
-            let shape = if i % 2 == 0 {
-                ColliderBuilder::cuboid(0.25, 0.2, 0.3)
-            } else {
-                ColliderBuilder::convex_hull(&hull)
-            };
             world.add_collider(shape, body).unwrap();
         }
         world
@@ -404,8 +426,8 @@ mod tests {
 
     /// A collider whose box is not computed (`keeps_box`) leaves the broad phase exactly as
     /// computing it would have: a world that computes every box every step (its colliders told
-    /// they moved infinitely far) ends at the same bits, step after step, while the other
-    /// skips most boxes once the heap settles.
+    /// they moved infinitely far) holds the same fat boxes and ends at the same bits, step
+    /// after step, while the other skips most boxes once the heap settles.
     #[test]
     fn boxes_not_computed_change_nothing() {
         let (mut skipping, mut computing) = (heap(), heap());
@@ -417,6 +439,10 @@ mod tests {
             skipping.step(1.0 / 60.0).unwrap();
             computing.step(1.0 / 60.0).unwrap();
             assert_eq!(skipping.state_hash(), computing.state_hash(), "step {step}");
+            for ((_, a), (_, b)) in skipping.colliders.iter().zip(computing.colliders.iter()) {
+                let fat = |w: &World, c: &Collider| w.broad_phase.fat_aabb(c.proxy);
+                assert_eq!(fat(&skipping, a), fat(&computing, b), "step {step}");
+            }
             // A box carried over a step without being computed has a distance to it.
             skipped += skipping
                 .colliders
