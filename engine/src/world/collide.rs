@@ -61,11 +61,12 @@ impl World {
                 continue;
             }
             at_rest = false;
-            self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
+            let proxy_motion = ProxyMotion::of(body, collider);
+            self.proxy_motion[collider.proxy.0 as usize] = proxy_motion;
             // Every pair of the proxy takes it off its budget in this update.
             add_motion(&mut collider.last_box.1, collider.moved);
             collider.moved = 0.0;
-            let (travel, loosen) = sweep(body, collider, dt);
+            let (travel, loosen) = sweep(&body.linear_velocity, proxy_motion.spin, dt);
             if !keeps_box(&self.broad_phase, collider, &travel, loosen) {
                 let here = collider.shape.aabb(&collider.world_pose);
                 collider.last_box = (here, 0.0);
@@ -199,7 +200,7 @@ fn motion(before: &Isometry<Real>, after: &Isometry<Real>, radius: Real) -> Real
     shift + chord * radius
 }
 
-/// How the box the broad phase holds `collider` in for a step of `dt` is made from the box of
+/// How the box the broad phase holds a collider in for a step of `dt` is made from the box of
 /// its shape where it is ([`swept`]): the motion its body's velocity gives it over the step
 /// (capped at `MAX_SPECULATIVE_DISTANCE`, beyond which continuous collision takes over), and
 /// how much it is grown all round: by how far its turn can carry any of its points and by half
@@ -211,14 +212,17 @@ fn motion(before: &Isometry<Real>, after: &Isometry<Real>, radius: Real) -> Real
 /// its neighbours beside it, 0.2 m away and falling alongside (`boxes`: 46,500 pairs for the
 /// 4,096 the pile touches), where the swept box grows along the fall only. Rapier and Box2D
 /// likewise keep the prediction distance in the box their broad phase is given.
-fn sweep(body: &RigidBody, collider: &Collider, dt: Real) -> (Vector<Real>, Real) {
-    let mut travel = body.linear_velocity * dt;
+///
+/// `velocity` is the body's, `spin` its angular speed times the collider's scale (the
+/// [`ProxyMotion`] the narrow phase is given, whose square root this shares).
+fn sweep(velocity: &Vector<Real>, spin: Real, dt: Real) -> (Vector<Real>, Real) {
+    let mut travel = velocity * dt;
     // Compared squared: the square root only for a sweep that is capped (few bodies, few steps).
     let length2 = travel.norm_squared();
     if length2 > MAX_SPECULATIVE_DISTANCE * MAX_SPECULATIVE_DISTANCE {
         travel *= MAX_SPECULATIVE_DISTANCE / length2.sqrt();
     }
-    let turn = body.angular_velocity.norm() * collider.scale * dt;
+    let turn = spin * dt;
     (
         travel,
         turn.min(MAX_SPECULATIVE_DISTANCE) + SPECULATIVE_DISTANCE / 2.0,
