@@ -45,6 +45,8 @@ pub fn manifolds(
     margin: Real,
     out: &mut SmallVec<[Manifold; 1]>,
 ) {
+    // (Cleared here: the narrow phase's path reuses a manifold with the impulses it carries.)
+    out.clear();
     manifolds_or_gap(
         a,
         pose_a,
@@ -58,7 +60,8 @@ pub fn manifolds(
 
 /// [`manifolds`], returning the [`Gap`] when two convex shapes were found farther apart than
 /// `margin` (`out` is then empty). `warm`: the pair's last GJK simplex, where GJK starts, and
-/// where it leaves its final one.
+/// where it leaves its final one. A convex pair's manifold already in `out` is written over
+/// in place, keeping its friction impulses (the narrow phase carries them by sub-shape anyway).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn manifolds_or_gap(
     a: &Shape,
@@ -69,15 +72,24 @@ pub(crate) fn manifolds_or_gap(
     warm: &mut SimplexCache,
     out: &mut SmallVec<[Manifold; 1]>,
 ) -> Option<Gap> {
-    out.clear();
     let mut gap = None;
     match (a.is_level(), b.is_level()) {
         (false, false) => {
-            out.push(Manifold::default());
+            // The manifold already there reused (its points and kind are reset by the query,
+            // its friction impulses are the caller's to carry): a new one written in its place
+            // cost ~150 instructions a query.
+            out.truncate(1);
+            if out.is_empty() {
+                out.push(Manifold::default());
+            }
             gap = manifold_or_gap(a, pose_a, b, pose_b, margin, warm, &mut out[0]);
         }
-        (true, false) => level(a, pose_a, b, pose_b, margin, out),
+        (true, false) => {
+            out.clear();
+            level(a, pose_a, b, pose_b, margin, out);
+        }
         (false, true) => {
+            out.clear();
             // Found from the level shape's side, then turned to point from A to B.
             level(b, pose_b, a, pose_a, margin, out);
             for m in out.iter_mut() {
@@ -87,7 +99,7 @@ pub(crate) fn manifolds_or_gap(
                 }
             }
         }
-        (true, true) => {}
+        (true, true) => out.clear(),
     }
     out.retain(|m| !m.points.is_empty());
     gap
