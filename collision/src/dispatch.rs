@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use crate::epa::Gap;
 use crate::gjk::SimplexCache;
-use crate::manifold::{manifold_or_gap, Manifold};
+use crate::manifold::{manifold_or_gap, KeepWithin, Manifold};
 use crate::shape::Shape;
 use crate::{halfspace, mesh};
 
@@ -53,6 +53,7 @@ pub fn manifolds(
         b,
         pose_b,
         margin,
+        None,
         &mut SimplexCache::default(),
         out,
     );
@@ -60,7 +61,8 @@ pub fn manifolds(
 
 /// [`manifolds`], returning the [`Gap`] when two convex shapes were found farther apart than
 /// `margin` (`out` is then empty). `warm`: the pair's last GJK simplex, where GJK starts, and
-/// where it leaves its final one. A convex pair's manifold already in `out` is written over
+/// where it leaves its final one. `within`: as [`manifold_or_gap`]'s, for convex pairs. A
+/// convex pair's manifold already in `out` is written over
 /// in place, keeping its friction impulses (the narrow phase carries them by sub-shape anyway).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn manifolds_or_gap(
@@ -69,6 +71,7 @@ pub(crate) fn manifolds_or_gap(
     b: &Shape,
     pose_b: &Isometry<Real>,
     margin: Real,
+    within: KeepWithin<'_>,
     warm: &mut SimplexCache,
     out: &mut SmallVec<[Manifold; 1]>,
 ) -> Option<Gap> {
@@ -82,7 +85,7 @@ pub(crate) fn manifolds_or_gap(
             if out.is_empty() {
                 out.push(Manifold::default());
             }
-            gap = manifold_or_gap(a, pose_a, b, pose_b, margin, warm, &mut out[0]);
+            gap = manifold_or_gap(a, pose_a, b, pose_b, margin, within, warm, &mut out[0]);
         }
         (true, false) => {
             out.clear();

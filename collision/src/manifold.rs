@@ -28,7 +28,7 @@ use parry3d::shape::Cuboid;
 use smallvec::SmallVec;
 
 pub use crate::dispatch::manifolds;
-use crate::epa::{self, Contact, Gap};
+use crate::epa::{self, Contact, Gap, GAP_SLACK};
 use crate::gjk::SimplexCache;
 use crate::shape::Shape;
 use crate::{closed_form, sat};
@@ -305,13 +305,26 @@ pub fn manifold(
         b,
         pose_b,
         margin,
+        None,
         &mut SimplexCache::default(),
         out,
     );
 }
 
+/// For shapes found apart, how far apart (m) along their normal (world, unit, from A towards
+/// B) they may lie and still be given points: the margin plus how far they can close along
+/// that normal in a step (see [`manifold_or_gap`]).
+pub(crate) type KeepWithin<'k> = Option<&'k dyn Fn(&Vector<Real>) -> Real>;
+
 /// [`manifold`], returning the [`Gap`] when the shapes were found farther apart than `margin`
-/// (the manifold then has no points).
+/// (the manifold then has no points), or, for a pair other than two boxes, farther apart
+/// than `within` gives along the normal found.
+///
+/// `within` is how a pair apart is spared its clip: `margin` holds the reach of the bodies'
+/// whole relative speed, but shapes apart along a normal close no faster than their speeds
+/// along it (their gap along it is a lower bound of their distance, and a translation across
+/// it leaves it as it is; only turning can close it faster, which the reach along it holds
+/// too).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn manifold_or_gap(
     a: &Shape,
@@ -319,6 +332,7 @@ pub(crate) fn manifold_or_gap(
     b: &Shape,
     pose_b: &Isometry<Real>,
     margin: Real,
+    within: KeepWithin<'_>,
     warm: &mut SimplexCache,
     out: &mut Manifold,
 ) -> Option<Gap> {
@@ -360,6 +374,18 @@ pub(crate) fn manifold_or_gap(
         }
     };
     match found {
+        Ok(contact)
+            if contact.separation > 0.0
+                && within.is_some_and(|within| contact.separation > within(&contact.normal)) =>
+        {
+            // Apart by more than the pair can close along the normal: a lower bound of the
+            // distance, with the slack GJK's gaps are given.
+            let (ra, rb) = (a.radius(), b.radius());
+            Some(Gap {
+                distance: (contact.separation + ra + rb) * (1.0 - GAP_SLACK) - ra - rb,
+                axis: pose_a.rotation.inverse_transform_vector(&contact.normal),
+            })
+        }
         Ok(contact) => {
             clip(a, pose_a, b, pose_b, &contact, margin, out);
             None
@@ -1049,6 +1075,55 @@ mod tests {
         // Both paths and both outcomes were taken.
         assert!(compared > 2_000 && spilled > 500, "{compared} {spilled}");
         assert!(empty > 100 && empty < 3_000, "{empty}");
+    }
+
+    /// Two hulls 5 cm apart, queried with a margin that reaches across the gap: points, unless
+    /// what the pair may close along the normal found (`within`) falls short of the gap, when
+    /// the query gives the gap instead (its distance a lower bound, its axis the normal in A's
+    /// frame).
+    #[test]
+    fn a_pair_apart_beyond_its_reach_along_the_normal_gets_no_points() {
+        let corners: Vec<Point<Real>> = (0..8)
+            .map(|i| {
+                let at = |bit: u32| if i & bit == 0 { -0.5 } else { 0.5 };
+                Point::new(at(1), at(2), at(4))
+            })
+            .collect();
+        let hull = Shape::convex_hull(&corners).unwrap();
+        let turn = nalgebra::UnitQuaternion::from_euler_angles(0.0, 0.3, 0.0);
+        let pose_a = Isometry::from_parts(Vector::new(0.0, 0.0, 1.0).into(), turn);
+        // B 1.05 m above A along A's own up axis: 5 cm apart, face to face.
+        let up = turn * Vector::y();
+        let pose_b = Isometry::from_parts((pose_a.translation.vector + up * 1.05).into(), turn);
+        let query = |within: KeepWithin<'_>| {
+            let mut out = Manifold::default();
+            let gap = manifold_or_gap(
+                &hull,
+                &pose_a,
+                &hull,
+                &pose_b,
+                0.3,
+                within,
+                &mut SimplexCache::default(),
+                &mut out,
+            );
+            (gap, out.points.len())
+        };
+        assert!(matches!(query(None), (None, 4)));
+        let far = |n: &Vector<Real>| {
+            assert!((n - up).norm() < 1e-4, "the normal {n:?}");
+            0.1
+        };
+        assert!(matches!(query(Some(&far)), (None, 4)));
+        let near = |_: &Vector<Real>| 0.02;
+        let (Some(gap), 0) = query(Some(&near)) else {
+            panic!("points or no gap within 2 cm");
+        };
+        assert!(
+            gap.distance <= 0.05 + 1e-5 && gap.distance > 0.049,
+            "{gap:?}"
+        );
+        assert!((gap.axis - Vector::y()).norm() < 1e-4, "{gap:?}");
     }
 
     #[test]

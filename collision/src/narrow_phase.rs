@@ -55,6 +55,16 @@ pub trait ProxyShapes {
         0.0
     }
 
+    /// How far (m) `a` and `b` can close along `normal` (world, unit, from A towards B) in a
+    /// step: their relative velocity's component along it while they approach, plus how fast
+    /// their surfaces turn. Shapes apart along `normal` by more than the margin and this get no
+    /// points (their gap along it bounds their distance from below, and a motion across it
+    /// leaves that gap as it is). At most [`ProxyShapes::speculative_distance`], which the
+    /// default gives.
+    fn speculative_distance_along(&self, a: ProxyId, b: ProxyId, _normal: &Vector<Real>) -> Real {
+        self.speculative_distance(a, b)
+    }
+
     /// True if `proxy` does not move this step (static, or asleep): a pair of two resting
     /// proxies keeps its manifold as it is. Default false.
     fn is_resting(&self, _proxy: ProxyId) -> bool {
@@ -520,9 +530,13 @@ fn update_pair<S: ProxyShapes + ?Sized>(
                 if let (Some((sa, pa)), Some((sb, pb))) =
                     (shapes.shape_and_pose(a), shapes.shape_and_pose(b))
                 {
+                    // (Along the axis, the pair closes no faster than its speed along it.)
                     let along = separation_along(sa, pa, sb, pb, axis);
-                    if along > margin + r {
-                        (*relative, *gap, left) = (pa.inv_mul(pb), along, along);
+                    let world = pa.rotation * *axis;
+                    if along > margin + shapes.speculative_distance_along(a, b, &world) {
+                        (*relative, *gap, *budget) = (pa.inv_mul(pb), along, along);
+                        scratch.kept_apart += 1;
+                        break 'pair;
                     }
                 }
             }
@@ -566,6 +580,10 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             contact.cache = None;
             break 'pair;
         };
+        // For shapes apart along a normal: how far apart along it they may lie and still need
+        // points ([`ProxyShapes::speculative_distance_along`]).
+        let within =
+            |normal: &Vector<Real>| margin + shapes.speculative_distance_along(a, b, normal);
         // Nothing cached and no points (most often a pair the broad phase has just begun): the
         // line between the shapes' origins is tried as a separating axis first, a support
         // point of each against a cold GJK. In a heap, boxes begin to overlap well before
@@ -575,7 +593,7 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             && !sa.is_level()
             && !sb.is_level()
         {
-            if let Some(apart) = apart_along_centres((sa, pa), (sb, pb), margin + reach) {
+            if let Some(apart) = apart_along_centres((sa, pa), (sb, pb), &within) {
                 contact.cache = Some(apart);
                 scratch.kept_apart += 1;
                 break 'pair;
@@ -598,6 +616,7 @@ fn update_pair<S: ProxyShapes + ?Sized>(
             sb,
             pb,
             margin + reach,
+            Some(&within),
             simplex,
             &mut contact.manifolds,
         );
@@ -638,11 +657,12 @@ fn update_pair<S: ProxyShapes + ?Sized>(
 }
 
 /// The pair kept apart if `a` and `b`'s projections on the line between their origins lie
-/// farther apart than `reach` (m): a lower bound of their distance, whatever the axis.
+/// farther apart than `within` (m) gives along it (world, from A towards B): a lower bound of
+/// their distance, whatever the axis.
 fn apart_along_centres(
     (sa, pa): (&Shape, &Isometry<Real>),
     (sb, pb): (&Shape, &Isometry<Real>),
-    reach: Real,
+    within: &dyn Fn(&Vector<Real>) -> Real,
 ) -> Option<PairCache> {
     let relative = pa.inv_mul(pb);
     let between = relative.translation.vector;
@@ -652,7 +672,7 @@ fn apart_along_centres(
     }
     let axis = between / length;
     let gap = separation_along(sa, pa, sb, pb, &axis);
-    (gap > reach).then(|| PairCache::Apart {
+    (gap > within(&(pa.rotation * axis))).then(|| PairCache::Apart {
         relative,
         extent_b: sb.extent_from(&Point::origin()),
         gap,

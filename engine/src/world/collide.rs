@@ -363,6 +363,21 @@ impl ProxyShapes for ColliderView<'_> {
         (closing * self.dt).min(2.0 * MAX_SPECULATIVE_DISTANCE)
     }
 
+    fn speculative_distance_along(&self, a: ProxyId, b: ProxyId, normal: &Vector<Real>) -> Real {
+        let (Some(ma), Some(mb)) = (self.motion.get(a.0 as usize), self.motion.get(b.0 as usize))
+        else {
+            return 0.0;
+        };
+        // A approaching B along the normal (from A towards B), and any point's speed about
+        // its centre of mass.
+        let along = (ma.velocity - mb.velocity).dot(normal);
+        let closing = along.max(0.0) + ma.spin + mb.spin;
+        if along.is_nan() || closing.is_nan() {
+            return self.speculative_distance(a, b);
+        }
+        (closing * self.dt).min(2.0 * MAX_SPECULATIVE_DISTANCE)
+    }
+
     fn is_resting(&self, proxy: ProxyId) -> bool {
         self.motion.get(proxy.0 as usize).is_none_or(|m| m.resting)
     }
