@@ -317,8 +317,8 @@ pub fn manifold(
 pub(crate) type KeepWithin<'k> = Option<&'k dyn Fn(&Vector<Real>) -> Real>;
 
 /// [`manifold`], returning the [`Gap`] when the shapes were found farther apart than `margin`
-/// (the manifold then has no points), or, for a pair other than two boxes, farther apart
-/// than `within` gives along the normal found.
+/// (the manifold then has no points), or farther apart than `within` gives along the normal
+/// found.
 ///
 /// `within` is how a pair apart is spared its clip: `margin` holds the reach of the bodies'
 /// whole relative speed, but shapes apart along a normal close no faster than their speeds
@@ -358,7 +358,7 @@ pub(crate) fn manifold_or_gap(
     }
     let found = match (a, b) {
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
-            return sat::cuboid_cuboid_manifold_or_gap(ca, pose_a, cb, pose_b, margin, out);
+            return sat::cuboid_cuboid_manifold_or_gap(ca, pose_a, cb, pose_b, margin, within, out);
         }
         // The pairs with a closed form, else the general path.
         _ => {
@@ -1077,10 +1077,10 @@ mod tests {
         assert!(empty > 100 && empty < 3_000, "{empty}");
     }
 
-    /// Two hulls 5 cm apart, queried with a margin that reaches across the gap: points, unless
-    /// what the pair may close along the normal found (`within`) falls short of the gap, when
-    /// the query gives the gap instead (its distance a lower bound, its axis the normal in A's
-    /// frame).
+    /// Two unit cubes 5 cm apart, as hulls (GJK) and as boxes (the separating-axis test),
+    /// queried with a margin that reaches across the gap: points, unless what the pair may
+    /// close along the normal found (`within`) falls short of the gap, when the query gives
+    /// the gap instead (its distance a lower bound, its axis the normal in A's frame).
     #[test]
     fn a_pair_apart_beyond_its_reach_along_the_normal_gets_no_points() {
         let corners: Vec<Point<Real>> = (0..8)
@@ -1090,40 +1090,43 @@ mod tests {
             })
             .collect();
         let hull = Shape::convex_hull(&corners).unwrap();
+        let cuboid = Shape::cuboid(Vector::repeat(0.5)).unwrap();
         let turn = nalgebra::UnitQuaternion::from_euler_angles(0.0, 0.3, 0.0);
         let pose_a = Isometry::from_parts(Vector::new(0.0, 0.0, 1.0).into(), turn);
-        // B 1.05 m above A along A's own up axis: 5 cm apart, face to face.
+        // B 1.05 m along A's own up axis: 5 cm apart, face to face.
         let up = turn * Vector::y();
         let pose_b = Isometry::from_parts((pose_a.translation.vector + up * 1.05).into(), turn);
-        let query = |within: KeepWithin<'_>| {
-            let mut out = Manifold::default();
-            let gap = manifold_or_gap(
-                &hull,
-                &pose_a,
-                &hull,
-                &pose_b,
-                0.3,
-                within,
-                &mut SimplexCache::default(),
-                &mut out,
+        for shape in [&hull, &cuboid] {
+            let query = |within: KeepWithin<'_>| {
+                let mut out = Manifold::default();
+                let gap = manifold_or_gap(
+                    shape,
+                    &pose_a,
+                    shape,
+                    &pose_b,
+                    0.3,
+                    within,
+                    &mut SimplexCache::default(),
+                    &mut out,
+                );
+                (gap, out.points.len())
+            };
+            assert!(matches!(query(None), (None, 4)));
+            let far = |n: &Vector<Real>| {
+                assert!((n - up).norm() < 1e-4, "the normal {n:?}");
+                0.1
+            };
+            assert!(matches!(query(Some(&far)), (None, 4)));
+            let near = |_: &Vector<Real>| 0.02;
+            let (Some(gap), 0) = query(Some(&near)) else {
+                panic!("points or no gap within 2 cm");
+            };
+            assert!(
+                gap.distance <= 0.05 + 1e-5 && gap.distance > 0.049,
+                "{gap:?}"
             );
-            (gap, out.points.len())
-        };
-        assert!(matches!(query(None), (None, 4)));
-        let far = |n: &Vector<Real>| {
-            assert!((n - up).norm() < 1e-4, "the normal {n:?}");
-            0.1
-        };
-        assert!(matches!(query(Some(&far)), (None, 4)));
-        let near = |_: &Vector<Real>| 0.02;
-        let (Some(gap), 0) = query(Some(&near)) else {
-            panic!("points or no gap within 2 cm");
-        };
-        assert!(
-            gap.distance <= 0.05 + 1e-5 && gap.distance > 0.049,
-            "{gap:?}"
-        );
-        assert!((gap.axis - Vector::y()).norm() < 1e-4, "{gap:?}");
+            assert!((gap.axis - Vector::y()).norm() < 1e-4, "{gap:?}");
+        }
     }
 
     #[test]

@@ -21,10 +21,10 @@
 use parry3d::math::{Isometry, Matrix, Point, Real, Vector};
 use parry3d::shape::Cuboid;
 
-use crate::epa::{Contact, Gap};
+use crate::epa::{Contact, Gap, GAP_SLACK};
 use crate::gjk::ClosestPoints;
 use crate::manifold::{
-    keep_four, mix, single, Candidates, Manifold, ManifoldPoint, DEEPEST_TOLERANCE,
+    keep_four, mix, single, Candidates, KeepWithin, Manifold, ManifoldPoint, DEEPEST_TOLERANCE,
 };
 
 /// How much more an edge axis must separate (relative to the boxes' size) to beat a face axis.
@@ -65,7 +65,8 @@ pub(crate) fn cuboid_cuboid_or_gap(
 }
 
 /// The manifold of boxes `a` and `b` (`out`'s points replaced), or the gap when they are
-/// farther apart than `margin`: [`cuboid_cuboid_or_gap`], then, when the axis is a face's,
+/// farther apart than `margin` (or than `within` gives along the axis found, as for
+/// [`manifold_or_gap`]): [`cuboid_cuboid_or_gap`], then, when the axis is a face's,
 /// that face (the reference) clipped against the other box's face most opposed to it (the
 /// incident face), in the reference box's frame, where the reference face is a rectangle
 /// and clipping is four comparisons against its half extents per point (Box2D's and ODE's
@@ -79,12 +80,22 @@ pub(crate) fn cuboid_cuboid_manifold_or_gap(
     b: &Cuboid,
     pose_b: &Isometry<Real>,
     margin: Real,
+    within: KeepWithin<'_>,
     out: &mut Manifold,
 ) -> Option<Gap> {
     let found = match separating_axis(a, pose_a, b, pose_b, margin) {
         Ok(found) => found,
         Err(gap) => return Some(gap),
     };
+    let separation = found.contact.separation;
+    if separation > 0.0 && within.is_some_and(|within| separation > within(&found.contact.normal)) {
+        // Apart by more than the pair can close along the axis ([`manifold_or_gap`]): the
+        // gap along it, with the slack of the test's other gaps.
+        return Some(Gap {
+            distance: separation * (1.0 - GAP_SLACK),
+            axis: found.normal,
+        });
+    }
     let mut candidates = Candidates::new();
     out.normal = box_candidates(&found, (a, pose_a), (b, pose_b), margin, &mut candidates);
     keep_four(&candidates, out);
@@ -942,10 +953,10 @@ mod tests {
                 continue;
             };
             let mut fast = Manifold::default();
-            assert!(
-                cuboid_cuboid_manifold_or_gap(&a, &pose_a, &b, &pose_b, margin, &mut fast)
-                    .is_none()
-            );
+            assert!(cuboid_cuboid_manifold_or_gap(
+                &a, &pose_a, &b, &pose_b, margin, None, &mut fast
+            )
+            .is_none());
             let (sa, sb) = (Shape::Cuboid(a), Shape::Cuboid(b));
             let mut general = Candidates::new();
             let general_normal = clip_candidates(
