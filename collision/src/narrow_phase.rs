@@ -560,11 +560,14 @@ fn update_pair<S: ProxyShapes + ?Sized>(
         {
             if let Some(nearest) = recycle.apply(manifold, pa, pb) {
                 // Speculative points made while the pair closed fast are kept only while the
-                // pair can still close that far in a step: when two bodies that came to rest
+                // pair can still close that far along their normal in a step (as a query would
+                // give them, `speculative_distance_along`): when two bodies that came to rest
                 // side by side kept them, they would be solved (and walked) for as long as they
                 // rest, as no query would have found them. (The first test spares the pairs
                 // touching, most of them, the reach.)
-                if nearest <= margin || nearest <= margin + shapes.speculative_distance(a, b) {
+                if nearest <= margin
+                    || nearest <= margin + shapes.speculative_distance_along(a, b, &manifold.normal)
+                {
                     scratch.recycled += 1;
                     break 'pair;
                 }
