@@ -104,7 +104,12 @@ pub(crate) fn manifolds_or_gap(
         }
         (true, true) => out.clear(),
     }
-    out.retain(|m| !m.points.is_empty());
+    // (A convex pair's one manifold tested in place: `retain` cost ~40 instructions a query.)
+    match out.as_slice() {
+        [m] if m.points.is_empty() => out.clear(),
+        [_] | [] => {}
+        _ => out.retain(|m| !m.points.is_empty()),
+    }
     gap
 }
 

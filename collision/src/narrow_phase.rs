@@ -446,6 +446,7 @@ impl Scratch {
     }
 
     /// Adds pair `contact`, number `index`, which the update looked at, to the watched list.
+    #[inline]
     fn watch(&mut self, contact: &PairContact, index: usize) {
         self.watched.push(index as u32);
         // Every manifold the update leaves has points (a query keeps only those, a recycled
@@ -722,6 +723,7 @@ pub fn prefetch_record(pairs: &[PairContact], index: usize) {
 }
 
 /// Whether the engine's walks over the pairs need `contact`: points now, or touching before.
+#[inline]
 fn is_watched(contact: &PairContact) -> bool {
     // (A pair kept apart has no manifold: its cache's kind is read instead of the manifolds'
     // length, which lies in another cache line of the record.)
