@@ -203,6 +203,7 @@ impl PairContact {
 /// How far (m) any point of B can have moved relative to A since B's pose relative to A was
 /// `was`, the colliders now being at `now`: the relative translation, plus the chord
 /// `2 extent sin(angle / 2)` of the relative turn at B's farthest point.
+#[inline]
 fn drift(was: &Isometry<Real>, now: (&Isometry<Real>, &Isometry<Real>), extent_b: Real) -> Real {
     drift_between(was, &now.0.inv_mul(now.1), extent_b)
 }
