@@ -62,7 +62,9 @@ pub use snapshot::SNAPSHOT_VERSION;
 /// neighbours 0.2 and 0.1 m apart) and made their collide stage three times as long.
 const BROAD_PHASE_MARGIN: Real = 0.03;
 /// Contact points are kept up to this far apart (m) at rest; moving bodies add the distance
-/// they can travel in one step, so that speculative points stop them before they touch.
+/// they can travel towards each other in one step, so that speculative points stop them before
+/// they touch: along the normal a query finds, the part of their relative velocity that closes
+/// along it plus their surfaces' turning (a pair moving apart, or past each other, gets none).
 const SPECULATIVE_DISTANCE: Real = 0.02;
 /// No body reaches further than this per step for speculative contacts (m); faster bodies are
 /// the business of continuous collision.
