@@ -252,6 +252,71 @@ impl ProxyShapes for Reaching<'_> {
     }
 }
 
+/// [`Reaching`], with a reach of its own along any normal.
+struct ReachingAlong<'a> {
+    reaching: Reaching<'a>,
+    along: Real,
+}
+
+impl ProxyShapes for ReachingAlong<'_> {
+    fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)> {
+        self.reaching.shape_and_pose(proxy)
+    }
+
+    fn speculative_distance(&self, a: ProxyId, b: ProxyId) -> Real {
+        self.reaching.speculative_distance(a, b)
+    }
+
+    fn speculative_distance_along(&self, _a: ProxyId, _b: ProxyId, _normal: &Vector<Real>) -> Real {
+        self.along
+    }
+}
+
+/// Speculative points are reused while the pair can close as far as the nearest of them along
+/// their normal in a step, as a query would give them: two cubes 5 cm apart, whose speeds reach
+/// 8 cm (a record is kept), reuse their points the next step while they still reach 8 cm along
+/// the normal, and lose them to a query (which keeps the pair apart) when they reach nothing
+/// along it, moving across it or away, however fast.
+#[test]
+fn recycled_speculative_points_end_when_the_pair_no_longer_closes_along_their_normal() {
+    let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+    let colliders = vec![
+        (cube.clone(), Isometry::identity()),
+        (cube, Isometry::translation(0.1, 1.05, 0.05)),
+    ];
+    let view = |along: Real| ReachingAlong {
+        reaching: Reaching {
+            colliders: &colliders,
+            reach: 0.08,
+        },
+        along,
+    };
+    for (along, points) in [(0.08, 4), (0.0, 0)] {
+        let mut narrow = NarrowPhase::new(MARGIN);
+        narrow.apply(&[PairEvent::Began(pair())]);
+        narrow.update(&view(0.08));
+        assert_eq!(narrow.contacts()[0].manifolds[0].points.len(), 4);
+        assert!(matches!(
+            narrow.contacts()[0].cache,
+            Some(PairCache::Manifold(_))
+        ));
+        narrow.update(&view(along));
+        assert_eq!(narrow.recycled(), usize::from(points > 0), "along {along}");
+        let kept: usize = narrow.contacts()[0]
+            .manifolds
+            .iter()
+            .map(|m| m.points.len())
+            .sum();
+        assert_eq!(kept, points, "along {along}");
+        if points == 0 {
+            assert!(matches!(
+                narrow.contacts()[0].cache,
+                Some(PairCache::Apart { .. })
+            ));
+        }
+    }
+}
+
 /// A manifold is kept for reuse while its pair's reach is at most `RECYCLE_REACH` times its
 /// tolerance (`RECYCLE_DISTANCE` for a touching pair of unit cubes), and reused at the next
 /// update; beyond, it is not kept, and the pair is queried again, finding the same points.

@@ -187,10 +187,11 @@ fn speculative_points_end_when_the_pair_can_no_longer_close() {
     for _ in 0..60 {
         world.step(DT).unwrap();
     }
+    // Stopped against the wall: its face at 0.64, the cube's centre half a metre beyond.
     let rest = world.body(thrown).unwrap();
     assert!(
-        rest.linear_velocity().norm() < 0.01 && (rest.translation().x - 1.15).abs() < 0.01,
-        "the wall did not stop the thrown cube where it stood: {:?}",
+        rest.linear_velocity().norm() < 0.01 && (rest.translation().x - 1.14).abs() < 0.005,
+        "the wall did not stop the thrown cube against it: {:?}",
         rest.translation()
     );
     assert_eq!(
