@@ -52,11 +52,22 @@ pub struct Collider {
     /// a restored world computes every box again.
     #[cfg_attr(feature = "serde", serde(skip, default = "no_box"))]
     pub(crate) last_box: (Aabb, Real),
+    /// The farthest (m) the shape lies from its body's centre of mass, and that centre (body
+    /// frame) when it was measured ([`Collider::turn_radius`]): the body turns about it, which
+    /// may lie off the collider's origin. Not saved: measured again when first asked.
+    #[cfg_attr(feature = "serde", serde(skip, default = "no_turn"))]
+    pub(crate) turn: (Point<Real>, Real),
 }
 
 /// [`Collider::last_box`] before any box: none, and infinitely far from it.
 pub(crate) fn no_box() -> (Aabb, Real) {
     (Aabb::new_invalid(), Real::INFINITY)
+}
+
+/// [`Collider::turn`] before any measure: a centre no body has (NaN), so that the first ask
+/// measures it.
+pub(crate) fn no_turn() -> (Point<Real>, Real) {
+    (Point::new(Real::NAN, Real::NAN, Real::NAN), 0.0)
 }
 
 /// Which colliders meet: two colliders can touch only if each one's `memberships` share a bit
@@ -185,6 +196,24 @@ impl Collider {
             // The largest distance of a point from the origin, kept.
             _ => self.scale,
         }
+    }
+
+    /// The farthest (m) the shape lies from `center` (its body's centre of mass, body frame):
+    /// how far a turn of the body about it can carry the shape's surface. Measured when the
+    /// centre is not the one last measured from (a collider added or removed, a mass set).
+    pub(crate) fn turn_radius(&mut self, center: &Point<Real>) -> Real {
+        if self.turn.0 != *center {
+            let local = self.local_pose.inverse_transform_point(center);
+            let radius = match &self.shape {
+                // Static only, never turned: the radius about the origin, as the box takes.
+                Shape::HalfSpace(_) | Shape::TriMesh(_) | Shape::HeightField(_) => {
+                    self.radius() + local.coords.norm()
+                }
+                shape => shape.extent_from(&local),
+            };
+            self.turn = (*center, radius);
+        }
+        self.turn.1
     }
 
     /// Whether a collider read from bytes (a snapshot) holds what `ColliderBuilder` would have
@@ -430,6 +459,7 @@ impl ColliderBuilder {
             sensor: self.sensor,
             moved: Real::INFINITY,
             last_box: no_box(),
+            turn: no_turn(),
         })
     }
 }

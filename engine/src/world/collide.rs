@@ -55,13 +55,16 @@ impl World {
                 collider.world_pose = pose;
             } else if resting {
                 at_rest &= collider.moved == 0.0;
-                self.proxy_motion[collider.proxy.0 as usize] = ProxyMotion::of(body, collider);
+                let turn_radius = collider.turn_radius(&body.mass.local_center);
+                self.proxy_motion[collider.proxy.0 as usize] =
+                    ProxyMotion::of(body, collider, turn_radius);
                 add_motion(&mut collider.last_box.1, collider.moved);
                 collider.moved = 0.0;
                 continue;
             }
             at_rest = false;
-            let proxy_motion = ProxyMotion::of(body, collider);
+            let turn_radius = collider.turn_radius(&body.mass.local_center);
+            let proxy_motion = ProxyMotion::of(body, collider, turn_radius);
             self.proxy_motion[collider.proxy.0 as usize] = proxy_motion;
             // Every pair of the proxy takes it off its budget in this update.
             add_motion(&mut collider.last_box.1, collider.moved);
@@ -213,8 +216,9 @@ fn motion(before: &Isometry<Real>, after: &Isometry<Real>, radius: Real) -> Real
 /// 4,096 the pile touches), where the swept box grows along the fall only. Rapier and Box2D
 /// likewise keep the prediction distance in the box their broad phase is given.
 ///
-/// `velocity` is the body's, `spin` its angular speed times the collider's scale (the
-/// [`ProxyMotion`] the narrow phase is given, whose square root this shares).
+/// `velocity` is the body's (its centre of mass's), `spin` its angular speed times the farthest
+/// the collider's surface lies from that centre (the [`ProxyMotion`] the narrow phase is given,
+/// whose square root this shares).
 fn sweep(velocity: &Vector<Real>, spin: Real, dt: Real) -> (Vector<Real>, Real) {
     let mut travel = velocity * dt;
     // Compared squared: the square root only for a sweep that is capped (few bodies, few steps).
@@ -293,8 +297,8 @@ pub(crate) struct ProxyMotion {
     pose: Isometry<Real>,
     /// Its body's velocity (m/s).
     velocity: Vector<Real>,
-    /// Its body's angular speed times the collider's scale (m/s): how fast its surface can
-    /// turn.
+    /// Its body's angular speed times the farthest its surface lies from the body's centre of
+    /// mass, at most (m/s): how fast its surface can turn.
     spin: Real,
     /// How far any point of it moved since the last update (m, at most).
     moved: Real,
@@ -316,11 +320,15 @@ impl Default for ProxyMotion {
 }
 
 impl ProxyMotion {
-    fn of(body: &RigidBody, collider: &Collider) -> ProxyMotion {
+    /// `collider`'s motion on `body`, whose surface lies within `turn_radius` (m) of the
+    /// body's centre of mass ([`Collider::turn_radius`]).
+    fn of(body: &RigidBody, collider: &Collider, turn_radius: Real) -> ProxyMotion {
         ProxyMotion {
             pose: collider.world_pose,
             velocity: body.linear_velocity,
-            spin: body.angular_velocity.norm() * collider.scale,
+            // The body turns about its centre of mass, which may lie off the collider's
+            // origin (a hull's centroid is seldom its origin).
+            spin: body.angular_velocity.norm() * turn_radius,
             moved: collider.moved,
             resting: body.is_resting(),
         }
@@ -398,15 +406,9 @@ mod tests {
     use super::*;
     use crate::{ColliderBuilder, RigidBodyBuilder};
 
-    /// A heap of boxes and hulls, awake, landing and settling.
-    fn heap() -> World {
-        let mut world = World::default();
-        world.set_sleeping(false);
-        let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
-        world
-            .add_collider(ColliderBuilder::halfspace(Vector::y()), ground)
-            .unwrap();
-        let hull: Vec<Point<Real>> = [
+    /// The points of an irregular hull, about 0.3 m from its origin.
+    fn hull_points() -> Vec<Point<Real>> {
+        [
             (0.3, 0.0, 0.0),
             (-0.3, 0.05, 0.1),
             (0.0, 0.3, -0.1),
@@ -416,7 +418,18 @@ mod tests {
         ]
         .iter()
         .map(|&(x, y, z)| Point::new(x, y, z))
-        .collect();
+        .collect()
+    }
+
+    /// A heap of boxes and hulls, awake, landing and settling.
+    fn heap() -> World {
+        let mut world = World::default();
+        world.set_sleeping(false);
+        let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+        world
+            .add_collider(ColliderBuilder::halfspace(Vector::y()), ground)
+            .unwrap();
+        let hull = hull_points();
         // The same hull with its points 8 m from its origin, on a body 8 m the other way: its
         // box's rounding is that of points 8 m out, where the box's own coordinates are small.
         let far = Vector::new(8.0, 0.0, 0.0);
@@ -470,5 +483,49 @@ mod tests {
                 .count();
         }
         assert!(skipped > 36 * 60, "{skipped} boxes carried over");
+    }
+
+    /// A collider's turn radius is the farthest its shape lies from its body's centre of mass
+    /// (parry3d's hull points, measured one by one), and follows the centre when a collider
+    /// added to the body moves it.
+    #[test]
+    fn the_turn_radius_is_measured_from_the_centre_of_mass() {
+        let mut world = World::default();
+        let points = hull_points();
+        let body = world.add_body(RigidBodyBuilder::dynamic()).unwrap();
+        let hull = world
+            .add_collider(
+                ColliderBuilder::convex_hull(&points).translation(Vector::new(1.0, 0.0, 0.5)),
+                body,
+            )
+            .unwrap();
+        let expected = |world: &World| {
+            let collider = &world.colliders.at(hull.index);
+            let center = world.bodies.at(body.index).mass.local_center;
+            let Shape::ConvexHull(h) = &collider.shape else {
+                unreachable!()
+            };
+            h.polyhedron()
+                .points()
+                .iter()
+                .map(|p| (collider.local_pose * p - center).norm())
+                .fold(0.0, Real::max)
+        };
+        let measured = |world: &mut World| {
+            let center = world.bodies.at(body.index).mass.local_center;
+            world.colliders.at_mut(hull.index).turn_radius(&center)
+        };
+        let alone = expected(&world);
+        assert!((measured(&mut world) - alone).abs() < 1e-5);
+        // A second collider 3 m away moves the centre of mass towards it.
+        world
+            .add_collider(
+                ColliderBuilder::cuboid(0.5, 0.5, 0.5).translation(Vector::new(-3.0, 0.0, 0.0)),
+                body,
+            )
+            .unwrap();
+        let with_box = expected(&world);
+        assert!(with_box > alone + 1.0, "{alone} -> {with_box}");
+        assert!((measured(&mut world) - with_box).abs() < 1e-5);
     }
 }
