@@ -236,10 +236,11 @@ fn recycling_keeps_what_holds_and_remakes_what_does_not() {
 }
 
 /// The two colliders with the reach their speeds give their pair, as a world tells the narrow
-/// phase.
+/// phase: in all, and along any normal.
 struct Reaching<'a> {
     colliders: &'a [(Shape, Isometry<Real>)],
     reach: Real,
+    along: Real,
 }
 
 impl ProxyShapes for Reaching<'_> {
@@ -249,22 +250,6 @@ impl ProxyShapes for Reaching<'_> {
 
     fn speculative_distance(&self, _a: ProxyId, _b: ProxyId) -> Real {
         self.reach
-    }
-}
-
-/// [`Reaching`], with a reach of its own along any normal.
-struct ReachingAlong<'a> {
-    reaching: Reaching<'a>,
-    along: Real,
-}
-
-impl ProxyShapes for ReachingAlong<'_> {
-    fn shape_and_pose(&self, proxy: ProxyId) -> Option<(&Shape, &Isometry<Real>)> {
-        self.reaching.shape_and_pose(proxy)
-    }
-
-    fn speculative_distance(&self, a: ProxyId, b: ProxyId) -> Real {
-        self.reaching.speculative_distance(a, b)
     }
 
     fn speculative_distance_along(&self, _a: ProxyId, _b: ProxyId, _normal: &Vector<Real>) -> Real {
@@ -284,11 +269,9 @@ fn recycled_speculative_points_end_when_the_pair_no_longer_closes_along_their_no
         (cube.clone(), Isometry::identity()),
         (cube, Isometry::translation(0.1, 1.05, 0.05)),
     ];
-    let view = |along: Real| ReachingAlong {
-        reaching: Reaching {
-            colliders: &colliders,
-            reach: 0.08,
-        },
+    let view = |along: Real| Reaching {
+        colliders: &colliders,
+        reach: 0.08,
         along,
     };
     for (along, points) in [(0.08, 4), (0.0, 0)] {
@@ -332,6 +315,7 @@ fn a_pair_closing_fast_keeps_no_manifold_for_reuse() {
         let view = Reaching {
             colliders: &colliders,
             reach,
+            along: reach,
         };
         let mut narrow = NarrowPhase::new(0.02);
         narrow.apply(&[PairEvent::Began(pair())]);
@@ -368,6 +352,7 @@ fn a_speculative_manifold_is_kept_within_the_distance_its_points_were_kept() {
         narrow.update(&Reaching {
             colliders: &colliders,
             reach,
+            along: reach,
         });
         let first = narrow.contacts()[0].manifolds[0].clone();
         assert_eq!(first.points.len(), 4);
@@ -376,6 +361,7 @@ fn a_speculative_manifold_is_kept_within_the_distance_its_points_were_kept() {
         narrow.update(&Reaching {
             colliders: &colliders,
             reach,
+            along: reach,
         });
         assert_eq!(
             narrow.recycled(),
