@@ -453,3 +453,68 @@ fn a_motion_past_f32_range_gives_no_impact() {
         assert!(toi.normal.iter().all(|x| x.is_finite()), "{toi:?}");
     }
 }
+
+/// narrow_phase: a sphere of radius 7.75 m and a capsule of radius 1.6 mm whose core is
+/// 1.3e-22 m long, both at the origin (input `00 a3 07 fe 00 0a 00 6a 9a 9a 9a 9a 9a 6a`). The
+/// line between the cores' closest points is a few 1e-23 m: its squares underflow, its norm
+/// came out short, and the normal had length 0.986.
+#[test]
+fn a_sphere_on_a_capsule_of_a_subnormal_core_gets_a_unit_normal() {
+    let sphere = Shape::sphere(7.75).unwrap();
+    let capsule = Shape::capsule(6.4e-23, 0.0016).unwrap();
+    let at = Isometry::identity();
+    let mut out = SmallVec::new();
+    manifolds(&sphere, &at, &capsule, &at, 0.0, &mut out);
+    assert_eq!(out.len(), 1);
+    let n = out[0].normal;
+    assert!(
+        (n.norm() - 1.0).abs() < 1e-6,
+        "normal {n:?}, length {}",
+        n.norm()
+    );
+    // They overlap by the sum of the radii, along any direction.
+    for p in &out[0].points {
+        assert!((p.separation + 7.75 + 0.0016).abs() < 1e-5, "{p:?}");
+    }
+}
+
+/// The kind of the input above, for every closed-form pair: centres coincident or apart by
+/// offsets whose squares are subnormal or zero, in several directions. Every manifold's
+/// normal is a unit vector, and its depth is the overlap along it.
+#[test]
+fn closed_form_normals_are_unit_at_any_tiny_offset() {
+    let shapes = [
+        Shape::sphere(0.5).unwrap(),
+        Shape::sphere(7.75).unwrap(),
+        Shape::capsule(6.4e-23, 0.0016).unwrap(),
+        Shape::capsule(0.3, 0.2).unwrap(),
+        Shape::capsule(1.0e-20, 0.5).unwrap(),
+        Shape::cuboid(Vector::new(0.5, 0.25, 1.0)).unwrap(),
+    ];
+    let directions = [
+        Vector::new(1.0, 0.0, 0.0),
+        Vector::new(0.0, 1.0, 0.0),
+        Vector::new(0.6, -0.48, 0.64),
+        Vector::new(-0.36, 0.48, 0.8),
+    ];
+    for a in &shapes {
+        for b in &shapes {
+            for scale in [0.0, 1.0e-38, 1.0e-30, 1.0e-23, 1.0e-21, 1.0e-19, 1.0e-17] {
+                for d in &directions {
+                    let pose_b = Isometry::translation(d.x * scale, d.y * scale, d.z * scale);
+                    let mut out = SmallVec::new();
+                    manifolds(a, &Isometry::identity(), b, &pose_b, 0.0, &mut out);
+                    assert!(!out.is_empty(), "{a:?} {b:?} at {scale} {d:?}: no contact");
+                    for m in &out {
+                        let length = m.normal.norm();
+                        assert!(
+                            (length - 1.0).abs() < 1e-6,
+                            "{a:?} {b:?} at {scale} along {d:?}: normal {:?} of length {length}",
+                            m.normal
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
