@@ -307,3 +307,91 @@ fn fuzzer_findings_are_refused() {
         Err(Error::Snapshot(_))
     ));
 }
+
+/// The world of the snapshot fuzz target's edit mode (fuzz/fuzz_targets/snapshot.rs), stepped
+/// until some of it sleeps: its payload, past the header.
+fn fuzz_world_payload() -> Vec<u8> {
+    let mut world = World::default();
+    let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    world
+        .add_collider(ColliderBuilder::halfspace(Vector::y()), ground)
+        .unwrap();
+    let mut cubes = Vec::new();
+    for i in 0..5 {
+        let at = Vector::new(i as f32 * 1.2, 0.5, 0.0);
+        let body = world
+            .add_body(RigidBodyBuilder::dynamic().translation(at))
+            .unwrap();
+        world
+            .add_collider(ColliderBuilder::cuboid(0.5, 0.5, 0.5), body)
+            .unwrap();
+        cubes.push(body);
+    }
+    world.remove_body(cubes[1]).unwrap();
+    let spring = Spring::Frequency {
+        hertz: 2.0,
+        damping_ratio: 0.5,
+    };
+    world
+        .add_world_joint(
+            JointBuilder::attachment(Point::origin(), Point::new(0.0, 2.0, 0.0), spring, 1e3),
+            cubes[0],
+        )
+        .unwrap();
+    world
+        .add_joint(
+            JointBuilder::ball(Point::origin(), Point::new(-1.2, 0.0, 0.0)),
+            cubes[2],
+            cubes[3],
+        )
+        .unwrap();
+    for _ in 0..60 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    assert!(world.bodies().any(|(_, b)| b.is_sleeping()));
+    world.save()[28..].to_vec()
+}
+
+/// Every sleeping body's colliders stand where its pose puts them (the step takes them so).
+fn sleeping_colliders_are_placed(world: &World) -> bool {
+    world.bodies().all(|(_, body)| {
+        body.colliders().iter().all(|&handle| {
+            let c = world.collider(handle).unwrap();
+            !body.is_sleeping() || *c.world_pose() == *body.pose() * *c.local_pose()
+        })
+    })
+}
+
+/// The snapshot fuzzer's input `6e 3a 22 52` (edit mode: byte 8762 of the payload, modulo its
+/// length, set to 0x52) moved a sleeping cube's x from 2.4 to 2.3957 and left its collider
+/// where it was: the payload was accepted and the next step stopped on a debug assertion (in
+/// a release build, the cube stepped on 4 mm from its collider). Now refused; and every
+/// one-byte change of that payload is refused or restores a world whose sleeping colliders
+/// are placed, which steps (with debug assertions, in the tests' profile) and stays finite.
+#[test]
+fn a_sleeping_body_moved_away_from_its_colliders_is_refused() {
+    let payload = fuzz_world_payload();
+    let mut edited = payload.clone();
+    let at = u16::from_le_bytes([0x3a, 0x22]) as usize % edited.len();
+    edited[at] = 0x52;
+    assert_ne!(edited, payload, "the edit changes a byte");
+    assert!(
+        matches!(World::restore_payload(&edited), Err(Error::Snapshot(_))),
+        "the fuzzer's payload is refused"
+    );
+    for at in 0..payload.len() {
+        for delta in [1u8, 0x80] {
+            let mut bytes = payload.clone();
+            bytes[at] = bytes[at].wrapping_add(delta);
+            if let Ok(mut world) = World::restore_payload(&bytes) {
+                assert!(sleeping_colliders_are_placed(&world), "byte {at} + {delta}");
+                for _ in 0..3 {
+                    world.step(1.0 / 60.0).unwrap();
+                }
+                assert!(world
+                    .bodies()
+                    .all(|(_, b)| b.translation().iter().all(|x| x.is_finite())));
+            }
+        }
+    }
+}

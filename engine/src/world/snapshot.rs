@@ -217,6 +217,12 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
         if !(owned && mapped) {
             return Err("a collider's body or proxy");
         }
+        // A sleeping body's colliders are not placed again until it wakes: the step takes
+        // their saved poses as its body's (an awake one's are placed, and any move counted).
+        let body = s.bodies.get(collider.body).expect("owned, so live");
+        if body.is_sleeping() && body.pose * collider.local_pose != collider.world_pose {
+            return Err("a sleeping body's collider pose");
+        }
     }
     for proxy in 0..s.broad_phase.id_bound() {
         let id = ProxyId(proxy as u32);
