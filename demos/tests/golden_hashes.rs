@@ -36,7 +36,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("spring_net", 0x2c990e2b30bdaf25),
     ("rope", 0xd2af0f9165fc4110),
     ("cloth", 0xab84a446c1785c27),
-    ("bullet", 0xfe9a826a7d6025cf),
+    ("bullet", 0x995d94fe2ded0ad1),
     ("large_pyramid", 0x780ca5e095601c37),
     ("many_pyramids", 0x5c7fcaadedf03b33),
     ("joint_grid100", 0xb67e4f4279c305df),

@@ -223,3 +223,19 @@ fn box3d_scenes_are_built_to_size() {
         assert_all_ok(name, &scene);
     }
 }
+
+/// `balls` in full with the defaults, which have no rolling resistance: the pile comes to rest
+/// and sleeps (at least 99% of its 8,000 balls asleep at the end), none escaping.
+#[test]
+fn balls_come_to_rest_and_sleep_without_rolling_resistance() {
+    assert_eq!(sprung::DEFAULT_ROLLING_RESISTANCE, 0.0);
+    let spec = find("balls").unwrap();
+    let scene = run("balls", spec.steps);
+    assert_all_ok("balls", &scene);
+    let asleep = scene
+        .world
+        .bodies()
+        .filter(|(_, b)| b.is_sleeping())
+        .count();
+    assert!(asleep * 100 >= 8000 * 99, "{asleep} of 8,000 asleep");
+}

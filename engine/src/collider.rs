@@ -173,11 +173,13 @@ pub struct ColliderBuilder {
     sensor: bool,
 }
 
-/// The rolling resistance colliders get unless told otherwise: rubber on concrete is about
-/// 0.01 to 0.02. With none, a ball rolls for ever on a flat floor and a pile of balls never
-/// comes to rest (one ball spinning where it touches only a wall keeps the whole pile awake:
-/// measured in the `balls` scene, 1 of 8,000 asleep after 600 steps without, all with 0.01).
-pub const DEFAULT_ROLLING_RESISTANCE: Real = 0.01;
+/// The rolling resistance colliders get unless told otherwise: none, as in Rapier, Box2D and
+/// Jolt, so that a ball rolls down a slope at the textbook's 5/7 g sin(theta) and rolls on
+/// along a flat floor for ever. Set one ([`ColliderBuilder::rolling_resistance`]) for rolling
+/// to die out: rubber on concrete is about 0.01 to 0.02, and a ball of either material
+/// rolling on the other then slows at 5/7 c g (0.07 m/s^2 for 0.01). Piles of balls come to
+/// rest without it (the sleep rule, [`crate::SleepSettings`]).
+pub const DEFAULT_ROLLING_RESISTANCE: Real = 0.0;
 
 impl Collider {
     /// The farthest any point of the shape is from the collider's origin (m): how far a turn
@@ -396,6 +398,8 @@ impl ColliderBuilder {
     /// Rolling resistance coefficient (0 to [`limits::MAX_FRICTION`]); pairs take the larger.
     /// A round shape (sphere, capsule) rolling on another feels a torque of at most this times
     /// its radius times the normal force (Box3D's form); shapes with flat faces do not roll.
+    /// None by default ([`DEFAULT_ROLLING_RESISTANCE`]): a solid ball rolling on flat ground
+    /// with `c` slows at 5/7 c g and stops after `v^2 / (10/7 c g)` metres.
     pub fn rolling_resistance(mut self, rolling_resistance: Real) -> Self {
         self.rolling_resistance = rolling_resistance;
         self
