@@ -24,7 +24,7 @@ use crate::body::{StateView, STATIC};
 use crate::contact::{Contact, ContactSettings, FRICTION_CENTRE_REACH};
 use crate::graph::WIDE_POINTS;
 use crate::wide::{cross, F, Q, V3};
-use crate::{Matrix, Real, Vector};
+use crate::{Matrix, Vector};
 
 #[cfg(target_arch = "x86_64")]
 mod derive_eight;
@@ -130,11 +130,6 @@ impl<const L: usize> M3<L> {
 pub(crate) struct Inputs<const L: usize> {
     inertia_a: M3<L>,
     inertia_b: M3<L>,
-    /// The bodies' velocities at the start of the step (for the approach speeds).
-    velocity_a: V3<L>,
-    spin_a: V3<L>,
-    velocity_b: V3<L>,
-    spin_b: V3<L>,
     /// Last step's friction impulse (world).
     friction_impulse: V3<L>,
     /// Each point's anchors on A and B, from the centres of mass.
@@ -188,20 +183,15 @@ pub struct Bundle<const L: usize> {
     twist_impulse: F<L>,
     /// Whether any lane has rolling resistance (most bundles have none: boxes do not roll).
     rolling: bool,
-    /// Whether any lane bounces (restitution above zero).
-    bounces: bool,
     points: [PointLanes<L>; WIDE_POINTS],
 }
 
 /// What a bundle's passes seldom read, kept apart from it (in a list beside the bundles) so
-/// that the passes over boxes stream fewer bytes: restitution, read once a step, and rolling
-/// resistance, read only by bundles with a round shape in some lane. Past the caches the
+/// that the passes over boxes stream fewer bytes: rolling resistance, read only by bundles
+/// with a round shape in some lane. Past the caches the
 /// kernel is bound by reading its bundles (docs/PERFORMANCE.md).
 #[derive(Clone, Debug, Default)]
 pub struct BundleCold<const L: usize> {
-    restitution: F<L>,
-    /// Each point's normal velocity before the solve, for restitution.
-    approach_speed: [F<L>; WIDE_POINTS],
     rolling_resistance: F<L>,
     rolling_mass: Sym<L>,
     rolling_impulse: V3<L>,
@@ -375,7 +365,6 @@ impl<const L: usize> Bundle<L> {
             twist_mass: F::default(),
             twist_impulse: F::default(),
             rolling: false,
-            bounces: false,
             points: [PointLanes::default(); WIDE_POINTS],
         }
     }
@@ -422,7 +411,7 @@ impl<const L: usize> Bundle<L> {
             // preparation, run on a CPU that has it.
             unsafe {
                 self.load_eight(cold, inputs, (bodies, contacts), indices, settings);
-                self.derive_eight(cold, inputs);
+                self.derive_eight(inputs);
             }
             return;
         }
@@ -433,7 +422,6 @@ impl<const L: usize> Bundle<L> {
         }
         self.lanes = indices.len().min(L);
         self.rolling = false;
-        self.bounces = false;
         for (lane, &index) in indices.iter().take(L).enumerate() {
             let contact = &contacts[index as usize];
             self.load_lane(lane, cold, inputs, bodies, contact, index, settings);
@@ -442,10 +430,10 @@ impl<const L: usize> Bundle<L> {
         if AVX2 && L == 8 {
             // SAFETY: L is 8; AVX2 is set only by the AVX2-compiled preparation, run on a CPU
             // that has it.
-            unsafe { self.derive_eight(cold, inputs) };
+            unsafe { self.derive_eight(inputs) };
             return;
         }
-        self.derive(cold, inputs);
+        self.derive(inputs);
     }
 
     /// Copies lane `lane`'s inputs from `contact`, index `source` of the solver's list: what
@@ -467,7 +455,6 @@ impl<const L: usize> Bundle<L> {
         let (body_a, body_b) = (contact.body_a, contact.body_b);
         let ((inv_mass_a, inertia_a), (inv_mass_b, inertia_b)) =
             (bodies.mass(body_a), bodies.mass(body_b));
-        let (state_a, state_b) = (bodies.state(body_a), bodies.state(body_b));
         self.pair.body_a[lane] = body_a;
         self.pair.body_b[lane] = body_b;
         self.source[lane] = source;
@@ -477,15 +464,9 @@ impl<const L: usize> Bundle<L> {
         self.pair.inv_inertia_b.set(lane, &inertia_b);
         inputs.inertia_a.set(lane, &inertia_a);
         inputs.inertia_b.set(lane, &inertia_b);
-        inputs.velocity_a.set(lane, &state_a.linear_velocity);
-        inputs.spin_a.set(lane, &state_a.angular_velocity);
-        inputs.velocity_b.set(lane, &state_b.linear_velocity);
-        inputs.spin_b.set(lane, &state_b.angular_velocity);
         self.normal.set(lane, &contact.normal);
         let material = &contact.material;
         self.friction.0[lane] = material.friction;
-        cold.restitution.0[lane] = material.restitution;
-        self.bounces |= material.restitution != 0.0;
         self.set_softness(lane, settings);
         inputs.friction_impulse.set(lane, &contact.friction_impulse);
         self.twist_impulse.0[lane] = contact.twist_impulse;
@@ -577,7 +558,6 @@ impl<const L: usize> Bundle<L> {
         this.source = std::array::from_fn(|lane| indices[lane]);
         this.normal = v3(&head, 2);
         this.friction = head[5];
-        cold.restitution = head[6];
         cold.rolling_resistance = head[7];
         // (From the whole contact's pointer: the row reads past the one field.)
         let impulses = |c: &Contact| {
@@ -629,12 +609,6 @@ impl<const L: usize> Bundle<L> {
             };
             m3.columns = [v3(&e, 0), v3(&e, 3), v3(&e, 6)];
         }
-        // Velocities at the start of the step.
-        let state = |body: u32| bodies.state(body) as *const BodyState as *const f32;
-        let a = unsafe { columns(this.pair.body_a.map(state)) };
-        let b = unsafe { columns(this.pair.body_b.map(state)) };
-        (inputs.velocity_a, inputs.spin_a) = (v3(&a, 0), v3(&a, 3));
-        (inputs.velocity_b, inputs.spin_b) = (v3(&b, 0), v3(&b, 3));
         // The points: a missing one reads as zeros.
         for k in 0..WIDE_POINTS {
             let point = |c: &Contact| {
@@ -653,7 +627,6 @@ impl<const L: usize> Bundle<L> {
         for lane in 0..8 {
             this.set_softness(lane, settings);
         }
-        this.bounces = cold.restitution.0.iter().any(|&r| r != 0.0);
         this.rolling = cold.rolling_resistance.0.iter().any(|&r| r > 0.0);
         cold.rolling_mass = Sym::default();
         cold.rolling_impulse = V3::default();
@@ -692,7 +665,7 @@ impl<const L: usize> Bundle<L> {
     /// [`ContactFrame::new`]: crate::contact::ContactFrame::new
     /// [`ContactFrame::point`]: crate::contact::ContactFrame::point
     #[inline(always)]
-    fn derive(&mut self, cold: &mut BundleCold<L>, inputs: &Inputs<L>) {
+    fn derive(&mut self, inputs: &Inputs<L>) {
         let (zero, one) = (F::splat(0.0), F::splat(1.0));
         let n = self.normal;
         let (ma, mb) = (self.pair.inv_mass_a, self.pair.inv_mass_b);
@@ -766,10 +739,6 @@ impl<const L: usize> Bundle<L> {
             p.base_separation = inputs.separation[k];
             let lever = ra - ca;
             p.lever_arm = present.select_gt(zero, lever.dot(&lever).sqrt(), zero);
-            let approach = n.dot(&(inputs.velocity_b - inputs.velocity_a))
-                + angular_b.dot(&inputs.spin_b)
-                - angular_a.dot(&inputs.spin_a);
-            cold.approach_speed[k] = present.select_gt(zero, approach, zero);
         }
     }
 
@@ -975,48 +944,6 @@ impl<const L: usize> Bundle<L> {
         let impulse = t1 * (n1 - o1) + t2 * (n2 - o2);
         self.pair.apply::<ISO>(&ra, &rb, &impulse, a, b);
     }
-
-    /// Restitution, once after the substeps (as [`ContactConstraint::restitute`]).
-    #[inline(always)]
-    pub(crate) fn restitute<const AVX2: bool, const ISO: bool>(
-        &mut self,
-        cold: &BundleCold<L>,
-        bodies: StateView,
-        threshold: Real,
-        points: usize,
-    ) {
-        if !self.bounces {
-            return;
-        }
-        let mut a = Lanes::gather::<AVX2>(bodies, &self.pair.body_a);
-        let mut b = Lanes::gather::<AVX2>(bodies, &self.pair.body_b);
-        let zero = F::splat(0.0);
-        let mut any = false;
-        for k in 0..points {
-            let p = &self.points[k];
-            // 1 where the point bounces: it approached fast enough and was pushed.
-            let mut bounces = F::<L>::splat(0.0);
-            for lane in 0..L {
-                if cold.restitution.0[lane] != 0.0
-                    && cold.approach_speed[k].0[lane] <= -threshold
-                    && p.max_normal_impulse.0[lane] != 0.0
-                {
-                    bounces.0[lane] = 1.0;
-                    any = true;
-                }
-            }
-            let target = -(cold.restitution * cold.approach_speed[k]);
-            let vn = self.normal_velocity(p, &a, &b);
-            let old = p.normal_impulse;
-            let wanted = (old - p.normal_mass * (vn - target)).max(zero);
-            let total = bounces.select_gt(zero, wanted, old);
-            self.push::<ISO>(p, total - old, &mut a, &mut b);
-            self.points[k].normal_impulse = total;
-        }
-        if any {
-            self.scatter::<AVX2>(bodies, &a, &b);
-        }
-    }
 }
 
 /// What a pass over the bundles does.
@@ -1031,8 +958,6 @@ pub enum Pass {
         /// Solve friction too.
         friction: bool,
     },
-    /// Restitution after the substeps.
-    Restitute,
 }
 
 /// One pass over `bundles`; `AVX2` only where compiled with it (see [`Lanes::gather`]).
@@ -1069,10 +994,6 @@ fn run_with<const L: usize, const AVX2: bool, const ISO: bool, const ALL: bool>(
             Pass::Solve { use_bias, friction } => {
                 let kind = (use_bias, friction);
                 bundle.solve::<AVX2, ISO>(cold, bodies, settings, kind, points)
-            }
-            Pass::Restitute => {
-                let threshold = settings.restitution_threshold;
-                bundle.restitute::<AVX2, ISO>(cold, bodies, threshold, points)
             }
         }
     }
@@ -1152,6 +1073,7 @@ mod tests {
     use crate::contact::{ContactConstraint, ContactMaterial, ContactPointInput};
     use crate::pgs::SolverSettings;
     use crate::Quaternion;
+    use crate::Real;
 
     use crate::testing::Lcg;
 
@@ -1262,7 +1184,6 @@ mod tests {
                 );
                 assert_eq!(bits(q.lever_arm.0[lane]), bits(p.lever_arm));
                 assert_eq!(bits(q.normal_impulse.0[lane]), bits(p.normal.impulse));
-                assert_eq!(bits(cold.approach_speed[k].0[lane]), bits(p.approach_speed));
             }
             for k in c.points.len()..WIDE_POINTS {
                 assert_eq!(bundle.points[k].normal_mass.0[lane], 0.0);

@@ -188,8 +188,6 @@ struct Masses {
 pub struct ContactPoint {
     /// The separation at the start of the step (module doc).
     pub(crate) base_separation: Real,
-    /// Normal relative velocity before the solve (m/s), for restitution.
-    pub(crate) approach_speed: Real,
     /// The non-penetration row.
     pub normal: PointRow,
     /// Distance from the friction centre (m): twist friction is bounded by `mu` times the
@@ -235,7 +233,6 @@ pub struct ContactFrame {
     pub(crate) normal: Vector,
     pub(crate) tangents: [Vector; 2],
     pub(crate) friction: Real,
-    pub(crate) restitution: Real,
     /// The push-out spring of overlapping points in the biased pass.
     pub(crate) softness: Softness,
     /// Friction acts at the points' centre, from each centre of mass (Box3D's central
@@ -296,8 +293,6 @@ pub struct ContactSettings {
     pub static_softness: Softness,
     /// Largest speed at which overlap is pushed out (m/s).
     pub max_push_out_speed: Real,
-    /// Approach speed under which restitution is ignored (m/s).
-    pub restitution_threshold: Real,
     /// Whether friction is solved in the biased pass too, or only in the relax pass.
     pub friction_in_biased_pass: bool,
 }
@@ -357,7 +352,6 @@ impl ContactFrame {
             normal,
             tangents,
             friction: input.material.friction,
-            restitution: input.material.restitution,
             softness: if against_static {
                 settings.static_softness
             } else {
@@ -382,15 +376,9 @@ impl ContactFrame {
         }
     }
 
-    /// Prepares point `p`'s normal row between bodies in states `a` and `b` (their state at
-    /// the start of the step), with `spring` for a soft material's points.
+    /// Prepares point `p`'s normal row, with `spring` for a soft material's points.
     #[inline]
-    pub fn point(
-        &self,
-        p: &ContactPointInput,
-        (a, b): (&BodyState, &BodyState),
-        spring: Option<(&Spring, Real)>,
-    ) -> ContactPoint {
+    pub fn point(&self, p: &ContactPointInput, spring: Option<(&Spring, Real)>) -> ContactPoint {
         let masses = Masses {
             inv_mass_a: self.inv_mass_a,
             inv_mass_b: self.inv_mass_b,
@@ -401,7 +389,6 @@ impl ContactFrame {
         let normal_row = PointRow::new(normal, ra, rb, &masses, p.normal_impulse);
         ContactPoint {
             base_separation: p.separation,
-            approach_speed: normal_row.velocity(normal, a, b),
             normal: normal_row,
             lever_arm: (ra - self.center_a).norm(),
             max_normal_impulse: 0.0,
@@ -425,12 +412,11 @@ impl ContactConstraint {
         settings: &ContactSettings,
     ) -> ContactConstraint {
         let frame = ContactFrame::new(bodies, input, settings);
-        let states = (bodies.state(input.body_a), bodies.state(input.body_b));
         let spring = input.material.spring.as_ref().map(|s| (s, settings.h));
         let points = input
             .points
             .iter()
-            .map(|p| frame.point(p, states, spring))
+            .map(|p| frame.point(p, spring))
             .collect();
         ContactConstraint {
             frame,
@@ -614,29 +600,5 @@ impl ContactConstraint {
         self.frame.friction_impulse = [n1, n2];
         let impulse = t1 * (n1 - o1) + t2 * (n2 - o2);
         self.apply(&ra, &rb, &impulse, a, b);
-    }
-
-    /// Restitution, once after the substeps: points that approached faster than the threshold
-    /// and were pushed are driven to separate at `e` times their approach speed.
-    pub fn restitute(&mut self, bodies: &mut Bodies, threshold: Real) {
-        if self.frame.restitution == 0.0 {
-            return;
-        }
-        let mut a = *bodies.state(self.frame.body_a);
-        let mut b = *bodies.state(self.frame.body_b);
-        let m = (self.frame.inv_mass_a, self.frame.inv_mass_b);
-        let n = self.frame.normal;
-        for p in &mut self.points {
-            if p.spring.is_some() || p.approach_speed > -threshold || p.max_normal_impulse == 0.0 {
-                continue;
-            }
-            let target = -self.frame.restitution * p.approach_speed;
-            let vn = p.normal.velocity(&n, &a, &b);
-            let total = (p.normal.impulse - p.normal.mass * (vn - target)).max(0.0);
-            let applied = total - p.normal.impulse;
-            p.normal.impulse = total;
-            p.normal.apply(&n, m, &mut a, &mut b, applied);
-        }
-        bodies.store_pair((self.frame.body_a, &a), (self.frame.body_b, &b));
     }
 }

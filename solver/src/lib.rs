@@ -3,7 +3,7 @@
 //! The stages of a solve, in order: bodies are gathered into [`body::Bodies`] (a hot state the
 //! loop reads and writes, a cold half it does not); contacts are prepared once per step
 //! ([`contact`]) and joints become [`row::Row`]s ([`joint`]); [`pgs::Solver`] runs the substeps (integrate velocities,
-//! warm start, iterate with bias, integrate positions, relax without bias), then restitution,
+//! impacts, warm start, iterate with bias, integrate positions, impacts, relax without bias),
 //! and hands back the impulses for next step's warm start. Every row, rigid or soft, is solved by
 //! the same formula with coefficients from [`softness::Softness`].
 
@@ -11,6 +11,7 @@ pub mod body;
 pub mod bundle;
 pub mod contact;
 pub mod graph;
+mod impact;
 mod integrate;
 pub mod joint;
 mod parallel;

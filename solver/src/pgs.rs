@@ -3,12 +3,14 @@
 //! In: the solver bodies (gathered by the engine) and the step's prepared contact constraints
 //! and joints. Out: the bodies' new velocities and poses, and every row's accumulated impulse.
 //!
-//! Per substep of `h = dt / substeps`: integrate velocities (semi-implicit Euler), warm start
-//! (apply the accumulated impulses), `iterations` biased passes (joints' position correction,
-//! contacts' soft push-out), integrate positions, then `relax_iterations` passes without bias
+//! Per substep of `h = dt / substeps`: integrate velocities (semi-implicit Euler), impacts
+//! (restitution of bouncy contacts closing within the substep, `impact.rs`), warm start (apply
+//! the accumulated impulses), `iterations` biased passes (joints' position correction,
+//! contacts' soft push-out), integrate positions, impacts again (of points closing within the
+//! next substep, which the relax pass would stop), then `relax_iterations` passes without bias
 //! (Catto's "soft step", Box2D v3), which remove the velocity the push added so that it does
-//! not show as bounce. After the substeps, restitution; then the bodies' poses are composed
-//! from their motion over the step.
+//! not show as bounce. After the substeps, the bodies' poses are composed from their motion
+//! over the step.
 //!
 //! Warm starting after the first substep is carried, not recomputed, when the step has no
 //! joints: a contact's Jacobians are fixed for the step, so what the warm start of substep
@@ -24,6 +26,7 @@ use crate::body::{Bodies, BodyState, StateView};
 use crate::bundle::{self, Bundle, BundleCold, Pass};
 use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
+use crate::impact::Impacts;
 use crate::integrate::{Carry, Integration, Velocities};
 use crate::joint::{
     joint_pass, Chains, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle,
@@ -170,7 +173,6 @@ impl SolverSettings {
                 h,
             ),
             max_push_out_speed: self.max_push_out_speed,
-            restitution_threshold: self.restitution_threshold,
             friction_in_biased_pass: self.friction_in_biased_pass,
         }
     }
@@ -216,6 +218,8 @@ pub struct Solver {
     starts: Vec<Velocities>,
     /// Each body's carried difference within a substep's integration (`integrate.rs`).
     carried: Vec<Velocities>,
+    /// The step's bouncy contacts, for the impact stage (`impact.rs`).
+    impacts: Impacts,
     /// What integrating the bodies' velocities reads, copied from them once a step.
     integration: Integration,
     /// Warm start every substep even without joints (to hold the carried warm start to it).
@@ -335,6 +339,8 @@ struct Stages<'a> {
     joint_overflow: JointLists<1>,
     /// The overflow contacts, prepared one by one.
     scalar: Shared<Vec<ContactConstraint>>,
+    /// The bouncy contacts' impacts, if the step has any.
+    impacts: Option<Shared<Impacts>>,
     settings: &'a SolverSettings,
     contact: &'a ContactSettings,
     joint: &'a JointSettings,
@@ -377,6 +383,7 @@ impl Stages<'_> {
                     .velocities(self.states.0, (worker, workers), h, carry)
             };
             barrier.wait();
+            self.impacts(worker);
             if self.starts.is_none() || substep == 0 {
                 self.joint_colours(worker, workers, JointPass::WarmStart);
                 self.serial(worker, |mut s| {
@@ -404,6 +411,7 @@ impl Stages<'_> {
             }
             self.integrate_positions(worker, workers);
             barrier.wait();
+            self.impacts(worker);
             for _ in 0..self.settings.relax_iterations {
                 self.joint_colours(worker, workers, JointPass::Solve { use_bias: false });
                 self.serial(worker, |mut s| {
@@ -419,16 +427,30 @@ impl Stages<'_> {
                 self.colours(worker, workers, pass);
             }
         }
-        let threshold = self.settings.restitution_threshold;
-        self.serial(worker, |s| {
-            for c in s.contacts.iter_mut() {
-                c.restitute(s.bodies, threshold);
-            }
-        });
-        self.colours(worker, workers, Pass::Restitute);
         // SAFETY: each worker unpacks its own share of the bundles, each into the contacts it
         // was prepared from (a contact is in one bundle).
         unsafe { self.unpack(worker, workers) };
+    }
+
+    /// The impacts (`impact.rs`) of points that will close within the next substep of the
+    /// bodies' motion, if the step has bouncy contacts: before each substep's solve, and
+    /// again after its positions, before the relax pass, which would stop a speculative point
+    /// closing within the next substep.
+    fn impacts(&self, worker: usize) {
+        let Some(impacts) = self.impacts else {
+            return;
+        };
+        // SAFETY: worker 0 alone, the others at the barrier after it.
+        unsafe {
+            self.serial(worker, |s| {
+                // SAFETY: `starts` has a slot per body, and no one else reads it now.
+                let starts = self
+                    .starts
+                    .map(|(starts, _)| std::slice::from_raw_parts_mut(starts.0, self.body_count));
+                let threshold = self.settings.restitution_threshold;
+                (*impacts.0).substep(s.bodies, starts, self.h, threshold);
+            })
+        };
     }
 
     /// This worker's share of the bundles, prepared from the step's contacts.
@@ -969,6 +991,8 @@ impl Solver {
             Shared(self.carried.as_mut_ptr()),
         ));
         self.integration.build(&bodies.sims, workers);
+        self.impacts.prepare(&self.contacts, bodies);
+        let impacts = self.impacts.any().then_some(Shared(&mut self.impacts));
         let stages = Stages {
             bodies: Shared(bodies),
             states,
@@ -992,6 +1016,7 @@ impl Solver {
             joint_colours: &self.joint_bundles.colours,
             joint_overflow: JointLists::of(&mut self.joint_bundles.overflow),
             scalar: Shared(&mut self.scalar),
+            impacts,
             settings,
             contact: &contact,
             joint: &joint_settings,
@@ -1009,6 +1034,7 @@ impl Solver {
         for c in &self.scalar {
             c.unpack(&mut self.contacts[c.source as usize]);
         }
+        self.impacts.report(&mut self.contacts);
         let rows = (self.points.as_mut_slice(), self.lengths.as_mut_slice());
         self.joint_bundles
             .unpack(&self.joint_colouring, rows, lanes);

@@ -15,7 +15,7 @@
 use std::arch::x86_64::*;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-use super::{Bundle, BundleCold, Inputs, M3};
+use super::{Bundle, Inputs, M3};
 use crate::contact::FRICTION_CENTRE_REACH;
 use crate::graph::WIDE_POINTS;
 use crate::wide::{F, V3};
@@ -226,7 +226,7 @@ impl<const L: usize> Bundle<L> {
     /// # Safety
     /// `L` is 8, and the CPU has AVX2 and the caller is compiled with it.
     #[inline(always)]
-    pub(super) unsafe fn derive_eight(&mut self, cold: &mut BundleCold<L>, inputs: &Inputs<L>) {
+    pub(super) unsafe fn derive_eight(&mut self, inputs: &Inputs<L>) {
         let (zero, one) = (Y::splat(0.0), Y::splat(1.0));
         let n = Y3::load(&self.normal);
         let (ma, mb) = (
@@ -296,8 +296,6 @@ impl<const L: usize> Bundle<L> {
         friction.dot(&t1).store(&mut self.friction_impulse[0]);
         friction.dot(&t2).store(&mut self.friction_impulse[1]);
         // Each point's normal row.
-        let (velocity_a, spin_a) = (Y3::load(&inputs.velocity_a), Y3::load(&inputs.spin_a));
-        let (velocity_b, spin_b) = (Y3::load(&inputs.velocity_b), Y3::load(&inputs.spin_b));
         for k in 0..WIDE_POINTS {
             let present = Y::load(&inputs.present[k]);
             let p = &mut self.points[k];
@@ -316,11 +314,6 @@ impl<const L: usize> Bundle<L> {
             present
                 .select_gt(zero, lever.dot(&lever).sqrt(), zero)
                 .store(&mut p.lever_arm);
-            let approach = n.dot(&velocity_b.sub(&velocity_a)) + angular_b.dot(&spin_b)
-                - angular_a.dot(&spin_a);
-            present
-                .select_gt(zero, approach, zero)
-                .store(&mut cold.approach_speed[k]);
         }
     }
 }
