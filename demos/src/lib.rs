@@ -11,6 +11,7 @@
 //! assert_eq!(scene.tracked.len(), 465);
 //! ```
 
+pub mod closed_forms;
 pub mod plot;
 pub mod rng;
 pub mod runner;

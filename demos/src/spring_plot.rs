@@ -248,27 +248,65 @@ pub fn accuracy_series() -> Vec<crate::plot::Series<'static>> {
     series
 }
 
-/// [`accuracy_series`] on log-log axes.
+/// The engine with its defaults against four textbook closed forms (see
+/// [`crate::closed_forms`]), the relative error of each as the time step grows from 1/960 s to
+/// 1/15 s: rolling, restitution, pendulum, free spin.
+pub fn engine_accuracy_series() -> Vec<crate::plot::Series<'static>> {
+    let steps = time_steps();
+    let curve = |run: fn(Real) -> f64| -> Vec<(f64, f64)> {
+        let floor = |e: f64| e.clamp(ERROR_FLOOR, ERROR_CEILING);
+        steps
+            .iter()
+            .map(|&dt| (dt as f64, floor(run(dt))))
+            .collect()
+    };
+    use crate::closed_forms::{free_spin, pendulum, restitution, rolling};
+    let p = PALETTE;
+    vec![
+        (
+            "ball rolling down 10 degrees: 5/7 g sin",
+            p[0],
+            curve(rolling),
+        ),
+        (
+            "ball thrown at a floor: leaves at e v",
+            p[1],
+            curve(restitution),
+        ),
+        ("pendulum from 3 degrees: its period", p[2], curve(pendulum)),
+        (
+            "box spun about its middle axis: L, energy",
+            p[3],
+            curve(free_spin),
+        ),
+    ]
+}
+
+/// [`accuracy_series`] on log-log axes, beside [`engine_accuracy_series`].
 pub fn accuracy() -> Canvas {
     let spec = Chart {
-        title: "Each spring against its closed form: largest error over 3 s of a step response",
+        title: "The springs against their closed forms (3 s of a step)",
         x_label: "time step (s), log",
         y_label: "largest error, log",
         series: accuracy_series(),
-        legend: SeriesLabelPosition::MiddleRight,
+        legend: SeriesLabelPosition::UpperLeft,
+    };
+    let engine = Chart {
+        title: "The engine against the textbook (defaults)",
+        x_label: "time step (s), log",
+        y_label: "relative error, log",
+        series: engine_accuracy_series(),
+        legend: SeriesLabelPosition::UpperLeft,
     };
     let steps = time_steps();
     let first = *steps.first().expect("time steps") as f64;
     let last = *steps.last().expect("time steps") as f64;
+    let x = || (first * 0.9..last * 1.1).log_scale();
+    let y = || (ERROR_FLOOR * 0.5..ERROR_CEILING * 2.0).log_scale();
     panels(
         SIZE,
-        &[&|area| {
-            draw_chart(
-                area,
-                &spec,
-                (first * 0.9..last * 1.1).log_scale(),
-                (ERROR_FLOOR * 0.5..ERROR_CEILING * 2.0).log_scale(),
-            )
+        &[&|area| draw_chart(area, &spec, x(), y()), &|area| {
+            draw_chart(area, &engine, x(), y())
         }],
     )
 }

@@ -69,6 +69,30 @@ fn the_toolkit_springs_are_exact_and_integrators_are_first_order() {
     }
 }
 
+/// The engine's closed forms in the accuracy picture: at every step from 1/960 s to 1/15 s
+/// each error is finite and under 10%, and at 1/60 s within the engine's promises: rolling
+/// 1%, restitution 2%, the pendulum's period 1%, the free spin's L and energy 0.1%. (The free
+/// spin's f32 roundings add up with the substeps: 0.3% in 5 s at 1/960 s.)
+#[test]
+fn the_engine_follows_the_textbook_at_game_steps() {
+    let series = spring_plot::engine_accuracy_series();
+    assert_eq!(series.len(), 4);
+    let game_step = |dt: f64| (dt - 1.0 / 60.0).abs() < 1e-6;
+    for ((name, _, points), bound) in series.iter().zip([0.01, 0.02, 0.01, 0.001]) {
+        assert_eq!(points.len(), 13, "{name}");
+        assert!(points.iter().any(|&(dt, _)| game_step(dt)), "{name}");
+        for &(dt, error) in points {
+            assert!(
+                error.is_finite() && error < 0.1,
+                "{name}: {error} at dt {dt}"
+            );
+            if game_step(dt) {
+                assert!(error < bound, "{name}: {error} at dt {dt}, bound {bound}");
+            }
+        }
+    }
+}
+
 /// The PNG writer and reader agree pixel for pixel, and the reader refuses what is not a PNG.
 #[test]
 fn a_png_reads_back_as_written() {
