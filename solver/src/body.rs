@@ -136,9 +136,9 @@ impl BodySim {
         self.inv_mass > 0.0
     }
 
-    /// Semi-implicit Euler, velocity half: `v += h a`, the gyroscopic term (the torque-free
-    /// turn of [`crate::integrate::gyroscopic`], which also sets the turn the position half
-    /// will make), and damping. The solve integrates
+    /// Semi-implicit Euler, velocity half: `v += h a`, the gyroscopic term (a torque-free turn
+    /// that keeps the angular momentum and the kinetic energy: the implicit midpoint rule,
+    /// which also sets the turn the position half will make; `integrate.rs`), and damping. The solve integrates
     /// its bodies in lanes with the same operations (`integrate.rs`), so this gives the same
     /// bits.
     #[inline]
