@@ -31,7 +31,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("pyramid3d", 0x9fa2e76db1bc20b2),
     ("boxes", 0x71d01473369d349f),
     ("balls", 0xb3a3557043c7a716),
-    ("convex", 0x41038aef44ce095c),
+    ("convex", 0x3ffdb8729845cb3c),
     ("joint_grid", 0xe5608d19d17a4395),
     ("spring_net", 0x2c990e2b30bdaf25),
     ("rope", 0xd2af0f9165fc4110),
