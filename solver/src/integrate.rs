@@ -503,8 +503,8 @@ fn set_rotations(view: StateView, group: &SpinGroup, turns: &Q<8>) {
 /// back by the Cayley rotation of `h I^-1 Lm`, the turn the position half makes when given
 /// that velocity (`q + h/2 (0, w) q`, normalised), so the world's `L` is kept too. A body
 /// turned by its end velocity instead (the backward Euler step, Catto's "Numerical Methods",
-/// GDC 2015) keeps neither: a box spun about its intermediate axis lost 5% of its energy in
-/// 10 s. The midpoint `wm = I^-1 Lm` solves `I (wm - w1) + h/2 wm x I wm = 0`, the backward
+/// GDC 2015) keeps neither: a 1 x 2 x 3 m box spun at 5 rad/s about its intermediate axis
+/// drifted 0.8% in L and 1.6% in energy over 10 s at 1/60 s (a model of that step). The midpoint `wm = I^-1 Lm` solves `I (wm - w1) + h/2 wm x I wm = 0`, the backward
 /// Euler step over half the substep: two Newton steps from `w1` (each by cofactors, below),
 /// then `w2 = 2 wm - w1`.
 ///
@@ -517,7 +517,7 @@ fn set_rotations(view: StateView, group: &SpinGroup, turns: &Q<8>) {
 ///
 /// Where the two steps have not converged (a turn of a radian or more a substep), the body
 /// takes the half step's velocity and turns by its end velocity as any body: dissipative and
-/// stable. Neither path ever gains energy (a rounding up is scaled away). A lane with a moment
+/// stable. Neither path gains energy (a rounding up is scaled away). A lane with a moment
 /// that is not positive, or a singular Jacobian, keeps its `w` and its turn.
 #[inline(always)]
 pub(crate) fn gyroscopic<const L: usize>(
