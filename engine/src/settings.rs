@@ -11,6 +11,7 @@
 //! | `threads` | 1 to 64 |
 //! | `contact_hertz`, `static_contact_hertz`, `joint_hertz` | finite, > 0 |
 //! | `contact_damping_ratio`, `joint_damping_ratio`, `max_push_out_speed`, `restitution_threshold` | finite, >= 0 |
+//! | `support_mass_ratio` | >= 1 (infinity keeps every ratio) |
 //! | sleep thresholds, `time_to_sleep` | finite, >= 0 |
 
 use sprung_solver::pgs::{SolverSettings, MAX_THREADS};
@@ -67,6 +68,9 @@ pub(crate) fn check_solver(s: &SolverSettings) -> Result<(), Error> {
         if value < 0.0 {
             return Err(Error::Negative(what));
         }
+    }
+    if s.support_mass_ratio.is_nan() || s.support_mass_ratio < 1.0 {
+        return Err(Error::OutOfRange("support mass ratio: at least 1"));
     }
     Ok(())
 }

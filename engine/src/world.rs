@@ -822,7 +822,7 @@ impl World {
         );
         let mut quarantined = self.report_runaways();
         let gather_ms = clock.lap();
-        let context = self.settings.step(dt);
+        let context = self.settings.step_under(dt, &self.gravity);
         self.build_contacts();
         self.build_joints(&context);
         self.solver

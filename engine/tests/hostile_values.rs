@@ -382,6 +382,20 @@ fn settings_are_checked_before_the_step_reads_them() {
             },
             Error::Negative("contact damping ratio"),
         ),
+        (
+            SolverSettings {
+                support_mass_ratio: 0.5,
+                ..good
+            },
+            Error::OutOfRange("support mass ratio: at least 1"),
+        ),
+        (
+            SolverSettings {
+                support_mass_ratio: Real::NAN,
+                ..good
+            },
+            Error::OutOfRange("support mass ratio: at least 1"),
+        ),
     ];
     for (settings, error) in bad {
         assert_eq!(world.set_settings(settings), Err(error));

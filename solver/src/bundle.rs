@@ -455,6 +455,14 @@ impl<const L: usize> Bundle<L> {
         let (body_a, body_b) = (contact.body_a, contact.body_b);
         let ((inv_mass_a, inertia_a), (inv_mass_b, inertia_b)) =
             (bodies.mass(body_a), bodies.mass(body_b));
+        let (sa, sb) =
+            crate::contact::support_scales(inv_mass_a, inv_mass_b, &contact.normal, settings);
+        let (inv_mass_a, inertia_a, inv_mass_b, inertia_b) = (
+            inv_mass_a * sa,
+            inertia_a * sa,
+            inv_mass_b * sb,
+            inertia_b * sb,
+        );
         self.pair.body_a[lane] = body_a;
         self.pair.body_b[lane] = body_b;
         self.source[lane] = source;
@@ -609,6 +617,48 @@ impl<const L: usize> Bundle<L> {
             };
             m3.columns = [v3(&e, 0), v3(&e, 3), v3(&e, 6)];
         }
+        // A light body holding up a far heavier one acts heavier in this contact, as
+        // `load_lane` makes it (`support_scales`); most bundles have none.
+        let scales: [(crate::Real, crate::Real); 8] = std::array::from_fn(|lane| {
+            crate::contact::support_scales(
+                this.pair.inv_mass_a.0[lane],
+                this.pair.inv_mass_b.0[lane],
+                &this.normal.get(lane),
+                settings,
+            )
+        });
+        if scales.iter().any(|&s| s != (1.0, 1.0)) {
+            let (sa, sb) = (F(scales.map(|s| s.0)), F(scales.map(|s| s.1)));
+            for (s, inv_mass, sym, m3) in [
+                (
+                    sa,
+                    &mut this.pair.inv_mass_a,
+                    &mut this.pair.inv_inertia_a,
+                    &mut inputs.inertia_a,
+                ),
+                (
+                    sb,
+                    &mut this.pair.inv_mass_b,
+                    &mut this.pair.inv_inertia_b,
+                    &mut inputs.inertia_b,
+                ),
+            ] {
+                *inv_mass = *inv_mass * s;
+                for entry in [
+                    &mut sym.xx,
+                    &mut sym.yy,
+                    &mut sym.zz,
+                    &mut sym.xy,
+                    &mut sym.xz,
+                    &mut sym.yz,
+                ] {
+                    *entry = *entry * s;
+                }
+                for column in &mut m3.columns {
+                    *column = *column * s;
+                }
+            }
+        }
         // The points: a missing one reads as zeros.
         for k in 0..WIDE_POINTS {
             let point = |c: &Contact| {
@@ -633,7 +683,8 @@ impl<const L: usize> Bundle<L> {
         if this.rolling {
             for (lane, c) in contact.iter().enumerate() {
                 if c.material.rolling_resistance > 0.0 {
-                    let (ia, ib) = (bodies.mass(c.body_a).1, bodies.mass(c.body_b).1);
+                    let (sa, sb) = scales[lane];
+                    let (ia, ib) = (bodies.mass(c.body_a).1 * sa, bodies.mass(c.body_b).1 * sb);
                     let mass = (ia + ib).try_inverse().unwrap_or_else(Matrix::zeros);
                     cold.rolling_mass.set(lane, &mass);
                     cold.rolling_impulse.set(lane, &c.rolling_impulse);
@@ -1137,7 +1188,18 @@ mod tests {
                 user_index: i as u32,
             })
             .collect();
-        let settings = SolverSettings::default().contact_settings(1.0 / 60.0);
+        // Up, and a ratio that these bodies' masses pass: some contacts hold one body up at
+        // more than it, and scale its masses (`support_scales`).
+        let settings = ContactSettings {
+            up: -contacts[0].normal,
+            support_ratio: 1.1,
+            ..SolverSettings::default().contact_settings(1.0 / 60.0)
+        };
+        let scaled = contacts.iter().filter(|c| {
+            let (a, b) = (bodies.mass(c.body_a).0, bodies.mass(c.body_b).0);
+            crate::contact::support_scales(a, b, &c.normal, &settings) != (1.0, 1.0)
+        });
+        assert!(scaled.count() > 0, "no contact here holds a body up");
         let indices: Vec<u32> = (0..contacts.len() as u32).collect();
         let (mut bundle, mut cold) = (Bundle::<8>::empty(), BundleCold::default());
         bundle.prepare(&mut cold, &bodies, &contacts, &indices, &settings);
@@ -1222,7 +1284,14 @@ mod tests {
         }
         let mut rng = Lcg(11);
         let bodies = turned_bodies(&mut rng, 10);
-        let settings = SolverSettings::default().contact_settings(1.0 / 60.0);
+        // Up, and a ratio that these bodies' masses pass: some contacts hold one body up at
+        // more than it, and scale its masses (`support_scales`).
+        let settings = ContactSettings {
+            up: Vector::y(),
+            support_ratio: 1.1,
+            ..SolverSettings::default().contact_settings(1.0 / 60.0)
+        };
+        let mut scaled = 0;
         for round in 0..50 {
             let body = |rng: &mut Lcg| match (rng.next() * 12.0) as i64 {
                 x if (0..10).contains(&x) => x as u32,
@@ -1267,6 +1336,13 @@ mod tests {
                 .collect();
             // Every fourth round a partial bundle.
             let count = if round % 4 == 3 { 1 + round % 7 } else { 8 };
+            scaled += contacts
+                .iter()
+                .filter(|c| {
+                    let (a, b) = (bodies.mass(c.body_a).0, bodies.mass(c.body_b).0);
+                    crate::contact::support_scales(a, b, &c.normal, &settings) != (1.0, 1.0)
+                })
+                .count();
             let indices: Vec<u32> = (0..8).rev().take(count).collect();
             let sources = (&bodies, contacts.as_slice());
             let (mut lane_by_lane, mut cold_a, mut inputs_a) = (
@@ -1314,5 +1390,6 @@ mod tests {
                 "round {round}"
             );
         }
+        assert!(scaled > 0, "no contact held a body up");
     }
 }

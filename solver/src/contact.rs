@@ -295,7 +295,37 @@ pub struct ContactSettings {
     pub max_push_out_speed: Real,
     /// Whether friction is solved in the biased pass too, or only in the relax pass.
     pub friction_in_biased_pass: bool,
+    /// Up, against gravity (unit), or zero without gravity: which body of a contact holds the
+    /// other up.
+    pub up: Vector,
+    /// [`crate::pgs::SolverSettings::support_mass_ratio`].
+    pub support_ratio: Real,
 }
+
+/// The factors on body A's and body B's inverse mass and inertia in a contact: 1, unless the
+/// contact holds up (its normal within 45 degrees of up) a body more than
+/// [`ContactSettings::support_ratio`] times heavier than the one below, which then acts in this
+/// contact as if that ratio were all (`crate::pgs::SolverSettings::support_mass_ratio` says why).
+#[inline]
+pub(crate) fn support_scales(
+    inv_mass_a: Real,
+    inv_mass_b: Real,
+    normal: &Vector,
+    settings: &ContactSettings,
+) -> (Real, Real) {
+    let (up, ratio) = (&settings.up, settings.support_ratio);
+    let rise = normal.dot(up);
+    if rise > UPRIGHT && inv_mass_b > 0.0 && inv_mass_a > ratio * inv_mass_b {
+        (ratio * inv_mass_b / inv_mass_a, 1.0)
+    } else if rise < -UPRIGHT && inv_mass_a > 0.0 && inv_mass_b > ratio * inv_mass_a {
+        (1.0, ratio * inv_mass_a / inv_mass_b)
+    } else {
+        (1.0, 1.0)
+    }
+}
+
+/// cos 45 degrees: a contact whose normal is nearer the vertical than this holds one body up.
+const UPRIGHT: Real = std::f32::consts::FRAC_1_SQRT_2;
 
 impl ContactFrame {
     /// Prepares what the rows of contact `input` share, from the bodies' state at the start of
@@ -305,6 +335,13 @@ impl ContactFrame {
         let (body_a, body_b, normal) = (input.body_a, input.body_b, input.normal);
         let ((inv_mass_a, inv_inertia_a), (inv_mass_b, inv_inertia_b)) =
             (bodies.mass(body_a), bodies.mass(body_b));
+        let (sa, sb) = support_scales(inv_mass_a, inv_mass_b, &normal, settings);
+        let (inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b) = (
+            inv_mass_a * sa,
+            inv_inertia_a * sa,
+            inv_mass_b * sb,
+            inv_inertia_b * sb,
+        );
         let tangents = tangents(&normal);
         // The friction centre: points weighted so that far speculative ones hardly count.
         let (mut center_a, mut center_b, mut total) = (Vector::zeros(), Vector::zeros(), 0.0);

@@ -76,6 +76,18 @@ pub struct SolverSettings {
     pub contact_damping_ratio: Real,
     /// Largest push-out speed (m/s).
     pub max_push_out_speed: Real,
+    /// Largest mass ratio a contact that holds one body up (its normal within 45 degrees of
+    /// up, against gravity) solves as it is: under a body more than this many times heavier,
+    /// the lower body acts in that contact as if it were only this many times lighter.
+    ///
+    /// Why: Gauss-Seidel moves a heavy body resting on a light one by the light one's share of
+    /// each impulse, so the contact under it holds it like a spring of the light body's
+    /// stiffness: two 0.5 m cubes at 1000:1 sink 8.5 cm into each other and the ground and
+    /// bounce, where at 10:1 they rest within 1 mm. What it costs: the light body passes down
+    /// this ratio of its own weight (the ground under it feels `1 + ratio` times its weight,
+    /// not the heavy body's too), and grips the ground and reports forces accordingly. A stack of like bodies is not touched. 10 by default; infinity keeps
+    /// every ratio.
+    pub support_mass_ratio: Real,
     /// Frequency (Hz) of rigid joints' position correction (capped at a quarter of the substep
     /// rate).
     pub joint_hertz: Real,
@@ -139,6 +151,7 @@ impl Default for SolverSettings {
             static_contact_hertz: 120.0,
             contact_damping_ratio: 5.0,
             max_push_out_speed: 3.0,
+            support_mass_ratio: 10.0,
             joint_hertz: 120.0,
             joint_damping_ratio: 5.0,
             restitution_threshold: 1.0,
@@ -174,6 +187,8 @@ impl SolverSettings {
             ),
             max_push_out_speed: self.max_push_out_speed,
             friction_in_biased_pass: self.friction_in_biased_pass,
+            up: crate::Vector::zeros(),
+            support_ratio: self.support_mass_ratio,
         }
     }
 }

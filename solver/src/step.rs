@@ -6,7 +6,7 @@
 use crate::contact::ContactSettings;
 use crate::joint::JointSettings;
 use crate::pgs::SolverSettings;
-use crate::Real;
+use crate::{Real, Vector};
 
 /// One step's derived quantities.
 #[derive(Clone, Copy, Debug)]
@@ -47,5 +47,27 @@ impl SolverSettings {
             contact: self.contact_settings(dt),
             joint: JointSettings::new(self.joint_hertz, self.joint_damping_ratio, h),
         }
+    }
+
+    /// [`SolverSettings::step`] under `gravity` (m/s^2), so that contacts know which of their
+    /// bodies holds the other up ([`SolverSettings::support_mass_ratio`]); without gravity
+    /// there is no up.
+    ///
+    /// ```
+    /// use sprung_solver::pgs::SolverSettings;
+    /// use sprung_solver::Vector;
+    ///
+    /// let step = SolverSettings::default().step_under(1.0 / 60.0, &Vector::new(0.0, -9.81, 0.0));
+    /// assert_eq!(step.contact.up, Vector::y());
+    /// let floating = SolverSettings::default().step_under(1.0 / 60.0, &Vector::zeros());
+    /// assert_eq!(floating.contact.up, Vector::zeros());
+    /// ```
+    pub fn step_under(&self, dt: Real, gravity: &Vector) -> StepContext {
+        let mut step = self.step(dt);
+        let g = gravity.norm();
+        if g > 0.0 && g.is_finite() {
+            step.contact.up = -gravity / g;
+        }
+        step
     }
 }

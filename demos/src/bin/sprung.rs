@@ -96,6 +96,9 @@ struct SolverArgs {
     /// Frequency of contacts with static bodies (Hz).
     #[arg(long, value_name = "HZ")]
     static_hertz: Option<f32>,
+    /// Largest mass ratio a contact holding one body up solves as it is.
+    #[arg(long, value_name = "RATIO")]
+    support_ratio: Option<f32>,
     /// Contact damping ratio.
     #[arg(long, value_name = "RATIO")]
     contact_damping: Option<f32>,
@@ -155,6 +158,7 @@ impl SolverArgs {
         set(&mut s.contact_hertz, self.contact_hertz);
         set(&mut s.static_contact_hertz, self.static_hertz);
         set(&mut s.contact_damping_ratio, self.contact_damping);
+        set(&mut s.support_mass_ratio, self.support_ratio);
         set(&mut s.max_push_out_speed, self.push_out);
         set(&mut s.joint_hertz, self.joint_hertz);
         set(&mut s.joint_damping_ratio, self.joint_damping);
