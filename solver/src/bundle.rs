@@ -618,16 +618,30 @@ impl<const L: usize> Bundle<L> {
             m3.columns = [v3(&e, 0), v3(&e, 3), v3(&e, 6)];
         }
         // A light body holding up a far heavier one acts heavier in this contact, as
-        // `load_lane` makes it (`support_scales`); most bundles have none.
-        let scales: [(crate::Real, crate::Real); 8] = std::array::from_fn(|lane| {
-            crate::contact::support_scales(
-                this.pair.inv_mass_a.0[lane],
-                this.pair.inv_mass_b.0[lane],
-                &this.normal.get(lane),
-                settings,
-            )
+        // `load_lane` makes it (`support_scales`). Most bundles have no pair beyond the ratio:
+        // one test of all eight lanes passes them.
+        let (ia, ib, ratio) = (
+            &this.pair.inv_mass_a.0,
+            &this.pair.inv_mass_b.0,
+            settings.support_ratio,
+        );
+        let beyond = (0..8).fold(false, |any, l| {
+            any | ((ia[l] > ratio * ib[l]) & (ib[l] > 0.0))
+                | ((ib[l] > ratio * ia[l]) & (ia[l] > 0.0))
         });
-        if scales.iter().any(|&s| s != (1.0, 1.0)) {
+        let scales: [(crate::Real, crate::Real); 8] = if !beyond {
+            [(1.0, 1.0); 8]
+        } else {
+            std::array::from_fn(|lane| {
+                crate::contact::support_scales(
+                    this.pair.inv_mass_a.0[lane],
+                    this.pair.inv_mass_b.0[lane],
+                    &this.normal.get(lane),
+                    settings,
+                )
+            })
+        };
+        if beyond && scales.iter().any(|&s| s != (1.0, 1.0)) {
             let (sa, sb) = (F(scales.map(|s| s.0)), F(scales.map(|s| s.1)));
             for (s, inv_mass, sym, m3) in [
                 (

@@ -313,11 +313,17 @@ pub(crate) fn support_scales(
     normal: &Vector,
     settings: &ContactSettings,
 ) -> (Real, Real) {
-    let (up, ratio) = (&settings.up, settings.support_ratio);
-    let rise = normal.dot(up);
-    if rise > UPRIGHT && inv_mass_b > 0.0 && inv_mass_a > ratio * inv_mass_b {
+    let ratio = settings.support_ratio;
+    // The masses first: most contacts are between bodies within the ratio.
+    let a_lighter = inv_mass_b > 0.0 && inv_mass_a > ratio * inv_mass_b;
+    let b_lighter = inv_mass_a > 0.0 && inv_mass_b > ratio * inv_mass_a;
+    if !(a_lighter || b_lighter) {
+        return (1.0, 1.0);
+    }
+    let rise = normal.dot(&settings.up);
+    if a_lighter && rise > UPRIGHT {
         (ratio * inv_mass_b / inv_mass_a, 1.0)
-    } else if rise < -UPRIGHT && inv_mass_a > 0.0 && inv_mass_b > ratio * inv_mass_a {
+    } else if b_lighter && rise < -UPRIGHT {
         (1.0, ratio * inv_mass_a / inv_mass_b)
     } else {
         (1.0, 1.0)
