@@ -145,7 +145,7 @@ fn convex_hulls_land_and_stay_on_the_ground() {
     assert_all_ok("convex", &scene);
 }
 
-/// `boxes` and `balls` take 26 s and 35 s in full in release: run here for 200 steps (3.3 s),
+/// `boxes` and `balls` are the largest contact scenes: run here for 200 steps (3.3 s),
 /// by when the top layer (from about 23 m, 2.2 s of fall) has landed and the pile has met the
 /// ground and the walls. `sprung bench boxes balls` runs them in full.
 #[test]
