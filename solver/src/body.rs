@@ -138,9 +138,9 @@ impl BodySim {
 
     /// Semi-implicit Euler, velocity half: `v += h a`, the gyroscopic term (a torque-free turn
     /// that keeps the angular momentum and the kinetic energy: the implicit midpoint rule,
-    /// which also sets the turn the position half will make; `integrate.rs`), and damping. The solve integrates
-    /// its bodies in lanes with the same operations (`integrate.rs`), so this gives the same
-    /// bits.
+    /// which also sets the turn the position half will make; `integrate.rs`), and damping.
+    /// The solve integrates its bodies in lanes with the same operations (`integrate.rs`), so
+    /// this gives the same bits.
     #[inline]
     pub fn integrate_velocity(&self, state: &mut BodyState, h: Real) {
         if !self.is_dynamic() {

@@ -21,7 +21,7 @@
 
 use crate::body::Bodies;
 use crate::body::{StateView, STATIC};
-use crate::contact::{Contact, ContactSettings, FRICTION_CENTRE_REACH};
+use crate::contact::{pair_masses, Contact, ContactSettings, FRICTION_CENTRE_REACH};
 use crate::graph::WIDE_POINTS;
 use crate::wide::{cross, F, Q, V3};
 use crate::{Matrix, Vector};
@@ -454,15 +454,7 @@ impl<const L: usize> Bundle<L> {
     ) {
         let (body_a, body_b) = (contact.body_a, contact.body_b);
         let ((inv_mass_a, inertia_a), (inv_mass_b, inertia_b)) =
-            (bodies.mass(body_a), bodies.mass(body_b));
-        let (sa, sb) =
-            crate::contact::support_scales(inv_mass_a, inv_mass_b, &contact.normal, settings);
-        let (inv_mass_a, inertia_a, inv_mass_b, inertia_b) = (
-            inv_mass_a * sa,
-            inertia_a * sa,
-            inv_mass_b * sb,
-            inertia_b * sb,
-        );
+            pair_masses(bodies, (body_a, body_b), &contact.normal, settings);
         self.pair.body_a[lane] = body_a;
         self.pair.body_b[lane] = body_b;
         self.source[lane] = source;
@@ -617,9 +609,9 @@ impl<const L: usize> Bundle<L> {
             };
             m3.columns = [v3(&e, 0), v3(&e, 3), v3(&e, 6)];
         }
-        // A light body holding up a far heavier one acts heavier in this contact, as
-        // `load_lane` makes it (`support_scales`). Most bundles have no pair beyond the ratio:
-        // one test of all eight lanes passes them.
+        // A light body holding up a far heavier one acts heavier in this contact
+        // (`pair_masses`). Most bundles have no pair beyond the ratio: one test of all eight
+        // lanes passes them; a lane that has one is loaded again as `load_lane` loads it.
         let (ia, ib, ratio) = (
             &this.pair.inv_mass_a.0,
             &this.pair.inv_mass_b.0,
@@ -629,48 +621,16 @@ impl<const L: usize> Bundle<L> {
             any | ((ia[l] > ratio * ib[l]) & (ib[l] > 0.0))
                 | ((ib[l] > ratio * ia[l]) & (ia[l] > 0.0))
         });
-        let scales: [(crate::Real, crate::Real); 8] = if !beyond {
-            [(1.0, 1.0); 8]
-        } else {
-            std::array::from_fn(|lane| {
-                crate::contact::support_scales(
-                    this.pair.inv_mass_a.0[lane],
-                    this.pair.inv_mass_b.0[lane],
-                    &this.normal.get(lane),
-                    settings,
-                )
-            })
-        };
-        if beyond && scales.iter().any(|&s| s != (1.0, 1.0)) {
-            let (sa, sb) = (F(scales.map(|s| s.0)), F(scales.map(|s| s.1)));
-            for (s, inv_mass, sym, m3) in [
-                (
-                    sa,
-                    &mut this.pair.inv_mass_a,
-                    &mut this.pair.inv_inertia_a,
-                    &mut inputs.inertia_a,
-                ),
-                (
-                    sb,
-                    &mut this.pair.inv_mass_b,
-                    &mut this.pair.inv_inertia_b,
-                    &mut inputs.inertia_b,
-                ),
-            ] {
-                *inv_mass = *inv_mass * s;
-                for entry in [
-                    &mut sym.xx,
-                    &mut sym.yy,
-                    &mut sym.zz,
-                    &mut sym.xy,
-                    &mut sym.xz,
-                    &mut sym.yz,
-                ] {
-                    *entry = *entry * s;
-                }
-                for column in &mut m3.columns {
-                    *column = *column * s;
-                }
+        if beyond {
+            for (lane, c) in contact.iter().enumerate() {
+                let ((ma, ia), (mb, ib)) =
+                    pair_masses(bodies, (c.body_a, c.body_b), &c.normal, settings);
+                this.pair.inv_mass_a.0[lane] = ma;
+                this.pair.inv_mass_b.0[lane] = mb;
+                this.pair.inv_inertia_a.set(lane, &ia);
+                this.pair.inv_inertia_b.set(lane, &ib);
+                inputs.inertia_a.set(lane, &ia);
+                inputs.inertia_b.set(lane, &ib);
             }
         }
         // The points: a missing one reads as zeros.
@@ -697,8 +657,8 @@ impl<const L: usize> Bundle<L> {
         if this.rolling {
             for (lane, c) in contact.iter().enumerate() {
                 if c.material.rolling_resistance > 0.0 {
-                    let (sa, sb) = scales[lane];
-                    let (ia, ib) = (bodies.mass(c.body_a).1 * sa, bodies.mass(c.body_b).1 * sb);
+                    let ((_, ia), (_, ib)) =
+                        pair_masses(bodies, (c.body_a, c.body_b), &c.normal, settings);
                     let mass = (ia + ib).try_inverse().unwrap_or_else(Matrix::zeros);
                     cold.rolling_mass.set(lane, &mass);
                     cold.rolling_impulse.set(lane, &c.rolling_impulse);

@@ -333,6 +333,28 @@ pub(crate) fn support_scales(
 /// cos 45 degrees: a contact whose normal is nearer the vertical than this holds one body up.
 const UPRIGHT: Real = std::f32::consts::FRAC_1_SQRT_2;
 
+/// The inverse masses and world inverse inertias the rows of a contact between `body_a` and
+/// `body_b` along `normal` use: the bodies', scaled by [`support_scales`]. Every preparation
+/// (scalar, lanes, transposed lanes) takes them from here, so all give the same bits.
+#[inline]
+pub(crate) fn pair_masses(
+    bodies: &Bodies,
+    (body_a, body_b): (u32, u32),
+    normal: &Vector,
+    settings: &ContactSettings,
+) -> ((Real, Matrix), (Real, Matrix)) {
+    let ((inv_mass_a, inertia_a), (inv_mass_b, inertia_b)) =
+        (bodies.mass(body_a), bodies.mass(body_b));
+    let (sa, sb) = support_scales(inv_mass_a, inv_mass_b, normal, settings);
+    if (sa, sb) == (1.0, 1.0) {
+        return ((inv_mass_a, inertia_a), (inv_mass_b, inertia_b));
+    }
+    (
+        (inv_mass_a * sa, inertia_a * sa),
+        (inv_mass_b * sb, inertia_b * sb),
+    )
+}
+
 impl ContactFrame {
     /// Prepares what the rows of contact `input` share, from the bodies' state at the start of
     /// the step.
@@ -340,14 +362,7 @@ impl ContactFrame {
     pub fn new(bodies: &Bodies, input: &Contact, settings: &ContactSettings) -> ContactFrame {
         let (body_a, body_b, normal) = (input.body_a, input.body_b, input.normal);
         let ((inv_mass_a, inv_inertia_a), (inv_mass_b, inv_inertia_b)) =
-            (bodies.mass(body_a), bodies.mass(body_b));
-        let (sa, sb) = support_scales(inv_mass_a, inv_mass_b, &normal, settings);
-        let (inv_mass_a, inv_inertia_a, inv_mass_b, inv_inertia_b) = (
-            inv_mass_a * sa,
-            inv_inertia_a * sa,
-            inv_mass_b * sb,
-            inv_inertia_b * sb,
-        );
+            pair_masses(bodies, (body_a, body_b), &normal, settings);
         let tangents = tangents(&normal);
         // The friction centre: points weighted so that far speculative ones hardly count.
         let (mut center_a, mut center_b, mut total) = (Vector::zeros(), Vector::zeros(), 0.0);

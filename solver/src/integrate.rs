@@ -504,8 +504,9 @@ fn set_rotations(view: StateView, group: &SpinGroup, turns: &Q<8>) {
 /// that velocity (`q + h/2 (0, w) q`, normalised), so the world's `L` is kept too. A body
 /// turned by its end velocity instead (the backward Euler step, Catto's "Numerical Methods",
 /// GDC 2015) keeps neither: a 1 x 2 x 3 m box spun at 5 rad/s about its intermediate axis
-/// drifted 0.8% in L and 1.6% in energy over 10 s at 1/60 s (a model of that step). The midpoint `wm = I^-1 Lm` solves `I (wm - w1) + h/2 wm x I wm = 0`, the backward
-/// Euler step over half the substep: two Newton steps from `w1` (each by cofactors, below),
+/// drifted 0.8% in L and 1.6% in energy over 10 s at 1/60 s (a model of that step). The
+/// midpoint `wm = I^-1 Lm` solves `I (wm - w1) + h/2 wm x I wm = 0`, the backward Euler step
+/// over half the substep: two Newton steps from `w1` (each by cofactors, below),
 /// then `w2 = 2 wm - w1`.
 ///
 /// In the principal frame the Jacobian `I + k ([x]x I - [I x]x)` of that equation (`k = h/2`)
