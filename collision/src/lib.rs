@@ -16,6 +16,7 @@ pub mod epa;
 pub mod gjk;
 pub mod halfspace;
 pub mod hull;
+pub mod level;
 pub mod manifold;
 pub mod mesh;
 pub mod narrow_phase;

@@ -41,7 +41,7 @@ pub use error::{Error, SnapshotError};
 pub use event::Event;
 pub use handle::{BodyHandle, ColliderHandle};
 pub use joint::{Joint, JointBuilder, JointHandle, JointKind};
-pub use query::{PointProjection, QueryFilter, RayHitInfo, ShapeHitInfo};
+pub use query::{PointProjection, QueryFilter, RayHitInfo, ShapeContact, ShapeHitInfo};
 pub use sleep::SleepSettings;
 pub use sprung_collision as collision;
 pub use sprung_solver as solver;

@@ -1,8 +1,11 @@
-//! World queries: ray casts, shape casts and overlap tests against the world's colliders.
+//! World queries: ray casts, shape casts, overlap tests and contacts against the world's
+//! colliders.
 //!
 //! In: a ray, a moving shape, a point or a shape, and a [`QueryFilter`]. Out: the colliders hit
-//! or overlapped, with where and how. The broad phase prunes and [`sprung_collision::cast`]
-//! and GJK decide ([`candidates`] says which pose each collider is tested at). Queries read the
+//! or overlapped, with where and how. The broad phase prunes and [`sprung_collision::cast`],
+//! GJK and EPA decide ([`candidates`] says which pose each collider is tested at). Level
+//! geometry is tested piece by piece ([`sprung_collision::level`]): a mesh or height field by
+//! its triangles under what the query reaches, a half-space in closed form. Queries read the
 //! world and change nothing; bad input is refused with an [`Error`].
 
 mod candidates;
@@ -13,9 +16,9 @@ pub use filter::QueryFilter;
 
 use parry3d::bounding_volume::BoundingVolume;
 use parry3d::math::{Isometry, Point, Real, Vector};
-use sprung_collision::cast::{ray_cast, time_of_impact, Motion};
-use sprung_collision::gjk;
+use sprung_collision::cast::{ray_cast, Motion};
 use sprung_collision::shape::Shape;
+use sprung_collision::{gjk, level};
 
 use crate::error::{finite, Error};
 use crate::handle::{BodyHandle, ColliderHandle};
@@ -70,6 +73,24 @@ pub struct ShapeHitInfo {
     pub point_on_shape: Point<Real>,
     /// Unit normal of the collider's surface at the contact, facing the cast shape.
     pub normal: Vector<Real>,
+}
+
+/// Where a shape is near or inside a collider ([`World::contacts_with_shape`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeContact {
+    /// The collider.
+    pub collider: ColliderHandle,
+    /// Its body.
+    pub body: BodyHandle,
+    /// Signed distance between the surfaces (m): positive apart, negative overlapping.
+    pub distance: Real,
+    /// Unit normal of the collider's surface there, from the collider towards the shape: the
+    /// way to move the shape by `-distance` to just touch (out of an overlap).
+    pub normal: Vector<Real>,
+    /// The collider's nearest (or deepest) point (world).
+    pub point: Point<Real>,
+    /// The shape's nearest (or deepest) point (world).
+    pub point_on_shape: Point<Real>,
 }
 
 impl World {
@@ -180,7 +201,39 @@ impl World {
         max_toi: Real,
         filter: &QueryFilter,
     ) -> Result<Option<ShapeHitInfo>, Error> {
+        self.cast_shape_to(shape, pose, velocity, max_toi, 0.0, filter)
+    }
+
+    /// As [`cast_shape`](Self::cast_shape), but the shape stops when it comes within `distance`
+    /// (m, >= 0) of a collider: the sweep of a character that keeps a skin between itself and
+    /// the world. A collider already that near is hit at toi 0; `point` and `point_on_shape` are
+    /// then `distance` apart (or less), along `normal`.
+    ///
+    /// ```
+    /// use sprung::{ColliderBuilder, QueryFilter, RigidBodyBuilder, Shape, World};
+    /// use sprung::math::{Isometry, Vector};
+    ///
+    /// let mut world = World::default();
+    /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// world.add_collider(ColliderBuilder::halfspace(Vector::y()), ground).unwrap();
+    /// // A ball of 0.5 m falling from 3 m stops 2 cm above the floor: after 2.48 m.
+    /// let ball = Shape::sphere(0.5).unwrap();
+    /// let start = Isometry::translation(0.0, 3.0, 0.0);
+    /// let filter = QueryFilter::new();
+    /// let hit = world.cast_shape_to(&ball, &start, -Vector::y(), 10.0, 0.02, &filter).unwrap();
+    /// assert!((hit.unwrap().toi - 2.48).abs() < 1e-5);
+    /// ```
+    pub fn cast_shape_to(
+        &self,
+        shape: &Shape,
+        pose: &Isometry<Real>,
+        velocity: Vector<Real>,
+        max_toi: Real,
+        distance: Real,
+        filter: &QueryFilter,
+    ) -> Result<Option<ShapeHitInfo>, Error> {
         let pose = &check_shape(shape, pose)?;
+        check_margin("distance", distance)?;
         limits::bounded(
             "shape cast velocity",
             velocity.as_slice(),
@@ -191,16 +244,30 @@ impl World {
         let motion = Motion::linear(*pose, velocity);
         let mut best: Option<ShapeHitInfo> = None;
         let sweep = Sweep {
-            start: shape.aabb(pose),
+            start: shape.aabb(pose).loosened(distance),
             dir: velocity,
             max_t: max_toi,
         };
         self.query_view().for_each(&sweep, filter, |c| {
             let reach = best.map_or(max_toi, |b| b.toi);
-            let target = Motion::fixed(c.pose);
-            if let Some(toi) =
-                time_of_impact(shape, &motion, &c.collider.shape, &target, reach, 0.0)
-            {
+            // A mesh is cut into triangles where the sweep crosses its box.
+            let region = match &c.collider.shape {
+                s if s.is_level() => match sweep.within(&s.aabb(&c.pose)) {
+                    Some(region) => region,
+                    None => return,
+                },
+                _ => sweep.start,
+            };
+            let toi = level::cast(
+                shape,
+                &motion,
+                reach,
+                distance,
+                &c.collider.shape,
+                &c.pose,
+                &region,
+            );
+            if let Some(toi) = toi {
                 let info = ShapeHitInfo {
                     collider: c.handle,
                     body: c.body,
@@ -335,11 +402,72 @@ impl World {
             max_t: 0.0,
         };
         self.query_view().for_each(&sweep, filter, |c| {
-            if gjk::intersects(shape, pose, &c.collider.shape, &c.pose) {
+            let touches = if c.collider.shape.is_level() {
+                let mut any = false;
+                level::contacts(shape, pose, &c.collider.shape, &c.pose, 0.0, |_| any = true);
+                any
+            } else {
+                gjk::intersects(shape, pose, &c.collider.shape, &c.pose)
+            };
+            if touches {
                 found.push((c.handle, c.body));
             }
         });
         found.sort_unstable();
+        Ok(found)
+    }
+
+    /// Every collider within `margin` (m, >= 0) of `shape` at `pose`, with how far and which way:
+    /// what a character controller reads to step out of what moved into it. A mesh or height
+    /// field gives one contact per triangle near the shape, a half-space one; the list is in
+    /// collider order (triangles in the mesh's order).
+    ///
+    /// Refused: a shape with bad numbers, a non-finite pose, a NaN, negative or infinite margin.
+    ///
+    /// ```
+    /// use sprung::{ColliderBuilder, QueryFilter, RigidBodyBuilder, Shape, World};
+    /// use sprung::math::{Isometry, Vector};
+    ///
+    /// let mut world = World::default();
+    /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// world.add_collider(ColliderBuilder::halfspace(Vector::y()), ground).unwrap();
+    /// // A ball of 0.5 m sunk 0.1 m into the floor: out along +y by 0.1 m.
+    /// let ball = Shape::sphere(0.5).unwrap();
+    /// let pose = Isometry::translation(0.0, 0.4, 0.0);
+    /// let found = world.contacts_with_shape(&ball, &pose, 0.01, &QueryFilter::new()).unwrap();
+    /// assert_eq!(found.len(), 1);
+    /// assert!((found[0].distance + 0.1).abs() < 1e-6);
+    /// assert!((found[0].normal - Vector::y()).norm() < 1e-6);
+    /// ```
+    pub fn contacts_with_shape(
+        &self,
+        shape: &Shape,
+        pose: &Isometry<Real>,
+        margin: Real,
+        filter: &QueryFilter,
+    ) -> Result<Vec<ShapeContact>, Error> {
+        let pose = &check_shape(shape, pose)?;
+        check_margin("margin", margin)?;
+        let mut found = Vec::new();
+        let sweep = Sweep {
+            start: shape.aabb(pose).loosened(margin),
+            dir: Vector::zeros(),
+            max_t: 0.0,
+        };
+        self.query_view().for_each(&sweep, filter, |c| {
+            level::contacts(shape, pose, &c.collider.shape, &c.pose, margin, |contact| {
+                found.push(ShapeContact {
+                    collider: c.handle,
+                    body: c.body,
+                    distance: contact.separation,
+                    normal: contact.normal,
+                    point: contact.point_a,
+                    point_on_shape: contact.point_b,
+                });
+            });
+        });
+        // Stable: a collider's own contacts stay in the order its pieces came.
+        found.sort_by_key(|c| c.collider);
         Ok(found)
     }
 }
@@ -372,6 +500,20 @@ fn check_max_toi(max_toi: Real) -> Result<(), Error> {
     } else {
         Ok(())
     }
+}
+
+/// A distance a query reaches around a shape: finite, >= 0, within the coordinate limit.
+fn check_margin(what: &'static str, margin: Real) -> Result<(), Error> {
+    limits::bounded(
+        what,
+        &[margin],
+        limits::MAX_COORDINATE,
+        "query distance: within 1e5",
+    )?;
+    if margin < 0.0 {
+        return Err(Error::Negative(what));
+    }
+    Ok(())
 }
 
 /// Checks a query's shape and pose, and returns the pose with its rotation normalised.

@@ -83,8 +83,8 @@ impl Sweep {
     }
 
     /// A box around the part of the sweep inside `bounds`: the broad phase's search box, finite
-    /// even for an infinite sweep.
-    fn within(&self, bounds: &Aabb) -> Option<Aabb> {
+    /// even for an infinite sweep; also the region in which a mesh's triangles are cut.
+    pub fn within(&self, bounds: &Aabb) -> Option<Aabb> {
         let (enter, exit) = self.overlap(bounds)?;
         let at = |t: Real| {
             // An infinite t only survives the slabs with a zero direction: no motion then.

@@ -11,10 +11,10 @@
 //! the time of impact, keeping its velocity: the next step's contact then stops it, as Box2D v3
 //! does. A body that stopped in front (its contacts did their work) is left alone.
 
-use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::bounding_volume::BoundingVolume;
 use parry3d::math::{Isometry, Real, Vector};
-use parry3d::na::{Unit, UnitQuaternion};
 use sprung_collision::cast::{time_of_impact, Motion as Sweep};
+use sprung_collision::level;
 use sprung_collision::shape::Shape;
 
 use super::{World, MAX_SPECULATIVE_DISTANCE};
@@ -127,45 +127,13 @@ impl World {
                 };
                 // Level geometry is swept piece by piece: the triangles under the swept box,
                 // or a slab of the half-space there.
-                let local = swept.transform_by(&pose.inverse());
-                match &other.shape {
-                    Shape::TriMesh(mesh) => {
-                        for id in mesh.bvh().intersect_aabb(&local) {
-                            consider(&Shape::Triangle(mesh.triangle(id)), pose);
-                        }
-                    }
-                    Shape::HeightField(field) => {
-                        field.map_elements_in_local_aabb(&local, &mut |_, triangle| {
-                            consider(&Shape::Triangle(*triangle), pose)
-                        });
-                    }
-                    Shape::HalfSpace(half) => {
-                        if let Some((slab, at)) = slab_under(&half.normal, &local) {
-                            consider(&slab, pose * at);
-                        }
-                    }
-                    shape => consider(shape, pose),
-                }
+                level::for_each_piece(&other.shape, &pose, &swept, |piece, at| {
+                    consider(piece, *at)
+                });
             });
         }
         first
     }
-}
-
-/// A box standing for the half-space of outward `normal` under `region` (both in the
-/// half-space's frame): its top face on the plane, wider and deeper than the region, so that a
-/// sweep through the region meets it where it would meet the plane. Convex and finite, unlike
-/// the half-space, so the cast's GJK can run on it.
-fn slab_under(normal: &Unit<Vector<Real>>, region: &Aabb) -> Option<(Shape, Isometry<Real>)> {
-    let size = region.half_extents().norm() + 1.0;
-    let centre = region.center();
-    let on_plane = centre - normal.into_inner() * normal.dot(&centre.coords);
-    let turn = UnitQuaternion::rotation_between(&Vector::y(), normal).unwrap_or_else(|| {
-        UnitQuaternion::from_axis_angle(&Vector::x_axis(), std::f32::consts::PI)
-    });
-    let slab = Shape::cuboid(Vector::repeat(size)).ok()?;
-    let at = Isometry::from_parts((on_plane - normal.into_inner() * size).into(), turn);
-    Some((slab, at))
 }
 
 /// The motion that takes a body from `start` to `end` in `dt`: its centre of mass (at

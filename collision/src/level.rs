@@ -1,0 +1,184 @@
+//! Level geometry in convex pieces, for the queries that run on convex shapes only (casts,
+//! overlaps, distances) and for continuous collision.
+//!
+//! In: a shape at a pose and a region of the world (a box). Out: the convex pieces of the shape
+//! that may reach into the region: a convex shape is its own one piece; a mesh or height field
+//! gives its triangles under the region; a half-space, a slab of it under the region (a box whose
+//! top face lies on the plane, wider and deeper than the region, so that anything inside the
+//! region meets the slab where it would meet the plane).
+//!
+//! A triangle is handed over centred on its centroid, so that GJK and EPA start from an offset
+//! measured from the triangle itself, not from the mesh's far-away origin. Triangles are two-sided
+//! here, as in parry3d's queries: a cast from below a floor mesh hits its underside. (The
+//! manifold stage, which knows which side a solid lies on, keeps them one-sided: [`crate::mesh`].)
+
+use parry3d::bounding_volume::{Aabb, BoundingVolume};
+use parry3d::math::{Isometry, Point, Real, Translation, Vector};
+use parry3d::na::{Unit, UnitQuaternion};
+use parry3d::shape::Triangle;
+
+use crate::cast::{time_of_impact, Motion, Toi};
+use crate::epa::{self, Contact};
+use crate::shape::Shape;
+
+/// Calls `f` with each convex piece of `shape` (at `pose`) that may reach into `region` (world),
+/// and the piece's pose. A convex shape is passed as it is, whatever the region.
+///
+/// ```
+/// use sprung_collision::{level, shape::Shape};
+/// use sprung_collision::parry3d::bounding_volume::Aabb;
+/// use sprung_collision::parry3d::math::{Isometry, Point, Vector};
+///
+/// // A floor of two triangles; a box over one corner of it finds one triangle.
+/// let corners = vec![
+///     Point::new(-1.0, 0.0, -1.0), Point::new(1.0, 0.0, -1.0),
+///     Point::new(1.0, 0.0, 1.0), Point::new(-1.0, 0.0, 1.0),
+/// ];
+/// let floor = Shape::trimesh(corners, vec![[0, 2, 1], [0, 3, 2]]).unwrap();
+/// let region = Aabb::new(Point::new(0.7, -0.1, -0.9), Point::new(0.9, 0.1, -0.7));
+/// let mut pieces = 0;
+/// level::for_each_piece(&floor, &Isometry::identity(), &region, |piece, _| {
+///     assert!(matches!(piece, Shape::Triangle(_)));
+///     pieces += 1;
+/// });
+/// assert_eq!(pieces, 1);
+/// ```
+pub fn for_each_piece(
+    shape: &Shape,
+    pose: &Isometry<Real>,
+    region: &Aabb,
+    mut f: impl FnMut(&Shape, &Isometry<Real>),
+) {
+    let local = region.transform_by(&pose.inverse());
+    let mut triangle = |t: &Triangle| {
+        let centroid = Point::from((t.a.coords + t.b.coords + t.c.coords) / 3.0);
+        let piece = Shape::Triangle(Triangle::new(
+            t.a - centroid.coords,
+            t.b - centroid.coords,
+            t.c - centroid.coords,
+        ));
+        f(&piece, &(pose * Translation::from(centroid.coords)));
+    };
+    match shape {
+        Shape::TriMesh(mesh) => {
+            for id in mesh.bvh().intersect_aabb(&local) {
+                triangle(&mesh.triangle(id));
+            }
+        }
+        Shape::HeightField(field) => {
+            field.map_elements_in_local_aabb(&local, &mut |_, t| triangle(t));
+        }
+        Shape::HalfSpace(half) => {
+            if let Some((slab, at)) = slab_under(&half.normal, &local) {
+                f(&slab, &(pose * at));
+            }
+        }
+        convex => f(convex, pose),
+    }
+}
+
+/// When convex `shape`, moving as `motion`, first comes within `target` (m) of any piece of
+/// `other` (at `other_pose`) inside `region` (world: a box holding the sweep), within time
+/// `max_t`; `t = 0` if it already is. The normal runs from `shape` to `other`, as
+/// [`time_of_impact`]'s from A to B. A half-space is met in closed form (exact) by a shape that
+/// does not turn; everything else by conservative advancement, piece by piece.
+pub fn cast(
+    shape: &Shape,
+    motion: &Motion,
+    max_t: Real,
+    target: Real,
+    other: &Shape,
+    other_pose: &Isometry<Real>,
+    region: &Aabb,
+) -> Option<Toi> {
+    let (pose, velocity) = (&motion.start, &motion.linear_velocity);
+    let turning = motion.angular_velocity != Vector::zeros();
+    if let (Shape::HalfSpace(half), false) = (other, turning) {
+        let n = other_pose.rotation * half.normal.into_inner();
+        let lowest = support(shape, pose, &-n);
+        let height = (lowest - Point::from(other_pose.translation.vector)).dot(&n);
+        let closing = -velocity.dot(&n);
+        let t = if height <= target {
+            0.0
+        } else if closing > 0.0 && (height - target) / closing <= max_t {
+            (height - target) / closing
+        } else {
+            return None;
+        };
+        // The lowest point's height over the plane then: the target, or where it starts.
+        let at = if t == 0.0 { height } else { target };
+        let point_a = lowest + velocity * t;
+        return Some(Toi {
+            t,
+            normal: -n,
+            point_a,
+            point_b: point_a - n * at,
+            converged: true,
+        });
+    }
+    let mut best: Option<Toi> = None;
+    for_each_piece(other, other_pose, region, |piece, at| {
+        let reach = best.map_or(max_t, |b| b.t);
+        let toi = time_of_impact(shape, motion, piece, &Motion::fixed(*at), reach, target);
+        if let Some(toi) = toi {
+            if best.is_none_or(|b| toi.t < b.t) {
+                best = Some(toi);
+            }
+        }
+    });
+    best
+}
+
+/// Calls `f` with the contact of each piece of `other` (at `other_pose`) that is within
+/// `margin` (m) of convex `shape` at `pose`: separation (negative overlapping), the normal from
+/// the piece to `shape`, the point on the piece (`point_a`) and on `shape` (`point_b`). A
+/// half-space gives one contact, in closed form; a mesh or height field one per nearby triangle.
+pub fn contacts(
+    shape: &Shape,
+    pose: &Isometry<Real>,
+    other: &Shape,
+    other_pose: &Isometry<Real>,
+    margin: Real,
+    mut f: impl FnMut(Contact),
+) {
+    if let Shape::HalfSpace(half) = other {
+        let n = other_pose.rotation * half.normal.into_inner();
+        let lowest = support(shape, pose, &-n);
+        let separation = (lowest - Point::from(other_pose.translation.vector)).dot(&n);
+        if separation <= margin {
+            f(Contact {
+                separation,
+                normal: n,
+                point_a: lowest - n * separation,
+                point_b: lowest,
+            });
+        }
+        return;
+    }
+    let region = shape.aabb(pose).loosened(margin.max(0.0));
+    for_each_piece(other, other_pose, &region, |piece, at| {
+        if let Some(c) = epa::contact(piece, at, shape, pose, margin) {
+            f(c);
+        }
+    });
+}
+
+/// The point of `shape` (at `pose`) farthest along world direction `dir`.
+fn support(shape: &Shape, pose: &Isometry<Real>, dir: &Vector<Real>) -> Point<Real> {
+    pose * shape.support(&pose.rotation.inverse_transform_vector(dir))
+}
+
+/// A box standing for the half-space of outward `normal` under `region` (both in the
+/// half-space's frame): its top face on the plane, wider and deeper than the region. Convex and
+/// finite, unlike the half-space, so GJK can run on it. `None` for a region too large for a box.
+fn slab_under(normal: &Unit<Vector<Real>>, region: &Aabb) -> Option<(Shape, Isometry<Real>)> {
+    let size = region.half_extents().norm() + 1.0;
+    let centre = region.center();
+    let on_plane = centre - normal.into_inner() * normal.dot(&centre.coords);
+    let turn = UnitQuaternion::rotation_between(&Vector::y(), normal).unwrap_or_else(|| {
+        UnitQuaternion::from_axis_angle(&Vector::x_axis(), std::f32::consts::PI)
+    });
+    let slab = Shape::cuboid(Vector::repeat(size)).ok()?;
+    let at = Isometry::from_parts((on_plane - normal.into_inner() * size).into(), turn);
+    Some((slab, at))
+}
