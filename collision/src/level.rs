@@ -79,9 +79,17 @@ pub fn for_each_piece(
 
 /// When convex `shape`, moving as `motion`, first comes within `target` (m) of any piece of
 /// `other` (at `other_pose`) inside `region` (world: a box holding the sweep), within time
-/// `max_t`; `t = 0` if it already is. The normal runs from `shape` to `other`, as
-/// [`time_of_impact`]'s from A to B. A half-space is met in closed form (exact) by a shape that
-/// does not turn; everything else by conservative advancement, piece by piece.
+/// `max_t`. The normal runs from `shape` to `other`, as [`time_of_impact`]'s from A to B. A
+/// half-space is met in closed form (exact) by a shape that does not turn; everything else by
+/// conservative advancement, piece by piece.
+///
+/// A piece already within the target at the start is hit at `t = 0` if the target is zero
+/// (touching), or if the shape moves towards it. A shape within a positive target of a piece
+/// that it moves along or away from is not stopped by it: the target is a skin the shape keeps,
+/// and a convex piece that the linear motion does not approach at the start it never
+/// approaches (the distance between convex shapes along a line is a convex function of time).
+/// "Towards" means by more than a thousandth of the speed, so that motion along a surface with
+/// rounding in its normal is not stopped.
 pub fn cast(
     shape: &Shape,
     motion: &Motion,
@@ -99,6 +107,9 @@ pub fn cast(
         let height = (lowest - Point::from(other_pose.translation.vector)).dot(&n);
         let closing = -velocity.dot(&n);
         let t = if height <= target {
+            if target > 0.0 && closing <= APPROACH * velocity.norm() {
+                return None;
+            }
             0.0
         } else if closing > 0.0 && (height - target) / closing <= max_t {
             (height - target) / closing
@@ -121,13 +132,20 @@ pub fn cast(
         let reach = best.map_or(max_t, |b| b.t);
         let toi = time_of_impact(shape, motion, piece, &Motion::fixed(*at), reach, target);
         if let Some(toi) = toi {
-            if best.is_none_or(|b| toi.t < b.t) {
+            let away = toi.t == 0.0
+                && target > 0.0
+                && velocity.dot(&toi.normal) <= APPROACH * velocity.norm();
+            if !away && best.is_none_or(|b| toi.t < b.t) {
                 best = Some(toi);
             }
         }
     });
     best
 }
+
+/// How fast (a fraction of the speed) a shape must close on a piece it is already within the
+/// target of for the piece to stop it.
+const APPROACH: Real = 1.0e-3;
 
 /// Calls `f` with the contact of each piece of `other` (at `other_pose`) that is within
 /// `margin` (m) of convex `shape` at `pose`: separation (negative overlapping), the normal from

@@ -206,8 +206,10 @@ impl World {
 
     /// As [`cast_shape`](Self::cast_shape), but the shape stops when it comes within `distance`
     /// (m, >= 0) of a collider: the sweep of a character that keeps a skin between itself and
-    /// the world. A collider already that near is hit at toi 0; `point` and `point_on_shape` are
-    /// then `distance` apart (or less), along `normal`.
+    /// the world. A collider already that near is hit at toi 0 if the shape moves towards it
+    /// (it may be inside the skin after the world moved); one it moves along or away from does
+    /// not stop it, so a character resting a skin above the floor can walk. A mesh counts
+    /// triangle by triangle.
     ///
     /// ```
     /// use sprung::{ColliderBuilder, QueryFilter, RigidBodyBuilder, Shape, World};

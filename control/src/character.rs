@@ -1,0 +1,713 @@
+//! A kinematic character: a convex shape (a capsule, usually) that walks the world by collide
+//! and slide, moved by the spring toolkit.
+//!
+//! In: a goal velocity each update (the player's stick), jumps, and the world to walk. Out: the
+//! character's position, velocity, facing, the ground under it, and what it hit.
+//!
+//! How one update of `dt` moves it:
+//! 1. **Platform.** Standing on a moving body, it is first carried as a point of that body for
+//!    `dt` (the body's velocities held: a turn is a turn, not a chord), and its facing turns with it.
+//! 2. **Intent.** The horizontal velocity follows the goal velocity with the toolkit's critical
+//!    spring of [`CharacterSettings::halflife`]; the displacement is that spring's exact integral
+//!    ([`CharacterState`]), so the walk is the same at any `dt`. On walkable ground it is laid on
+//!    the ground's plane *vertically* (its horizontal part kept), so walking up or down a slope
+//!    covers the same horizontal distance as on the flat.
+//! 3. **Gravity.** In the air, or on ground too steep to stand on, the vertical motion is the
+//!    exact ballistic one, `x += v dt + g dt^2 / 2`, so jump heights and falls hold at any `dt`.
+//!    On walkable ground there is none: a character standing on a slope does not creep.
+//! 4. **Collide and slide.** The motion is swept through the world ([`World::cast_shape_to`])
+//!    keeping half the skin: it goes to the first hit, and the rest of the motion is laid on the
+//!    planes hit so far (a crease of two along their common line, a corner of three stops it),
+//!    a few times. A walkable plane takes the motion vertically (climbing a ramp keeps the
+//!    horizontal speed); a wall orthogonally (sliding along it at `v cos theta`); a plane too
+//!    steep to stand on orthogonally and as a vertical wall too, so pushing into it never climbs
+//!    it but gravity slides down it at `g sin theta`.
+//! 5. **Skin and ground.** One contact query ([`World::contacts_with_shape`]) then finds what is
+//!    within twice the skin: whatever is nearer than the skin pushes the character back out to
+//!    it (a walkable floor vertically, anything else along its normal, at most
+//!    [`CharacterSettings::max_recovery_speed`] beyond the skin per step: what the world moved
+//!    into it is left over a few steps, not in one jump), and the nearest walkable contact within
+//!    1.5 skins is the ground. Resting a whole skin above the floor and sweeping with half of it,
+//!    the character never meets the seams of a tiled floor or a mesh: a coplanar neighbour is
+//!    never nearer than the skin.
+//! 6. **Snap.** Having stood on ground, and not rising, it looks down
+//!    [`CharacterSettings::snap_distance`] for walkable ground to stay on (a crest, stairs down).
+//!
+//! The character is not a body: nothing collides with it unless it pushes, and the world is
+//! stepped apart from it. Update it before or after `World::step`, the same way every frame.
+
+use smallvec::SmallVec;
+use sprung::math::{Isometry, Point, Real, UnitQuaternion, Vector};
+use sprung::{BodyHandle, BodyKind, ColliderHandle, Error, QueryFilter, Shape, World};
+use sprung_spring::CharacterState;
+
+/// Ground this near (in skins) holds the character up.
+const GROUND_REACH: Real = 1.5;
+/// Contacts this near (in skins) are read each update: the skin and the ground come from them.
+const PROBE: Real = 2.0;
+/// A motion shorter than this (m) is done.
+const TINY: Real = 1.0e-7;
+/// A motion may lean into a plane by this fraction of its length (rounding) and still count as
+/// along it.
+const ALONG: Real = 1.0e-4;
+
+/// How a character moves. Lengths in metres, angles in radians, times in seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CharacterSettings {
+    /// Unit vector away from the ground (against gravity, usually): what "up", "walkable" and
+    /// "horizontal" refer to.
+    pub up: Vector<Real>,
+    /// The gap kept between the character and the world. It rests this far above the floor and
+    /// sweeps its motions keeping half of it, so it never touches.
+    pub skin: Real,
+    /// The steepest slope it stands on and walks up (rad); steeper ground it slides down.
+    pub max_slope: Real,
+    /// The horizontal velocity closes half its gap to the goal velocity in this time (the
+    /// toolkit's critical spring); 0 snaps to the goal.
+    pub halflife: Real,
+    /// Sweeps per motion: each hit lays the rest of the motion on the planes hit so far.
+    pub max_iterations: usize,
+    /// How far below (m) it looks for ground to stay on when the ground drops away under it;
+    /// 0 turns snapping off.
+    pub snap_distance: Real,
+    /// How fast (m/s) it is pushed out of what moved into it, beyond the skin's own recovery.
+    pub max_recovery_speed: Real,
+}
+
+impl Default for CharacterSettings {
+    /// Y up, a 2 cm skin, a 50 degree slope limit, a 0.1 s halflife, four sweeps, 0.3 m snap,
+    /// 5 m/s recovery.
+    fn default() -> Self {
+        CharacterSettings {
+            up: Vector::y(),
+            skin: 0.02,
+            max_slope: 50.0_f32.to_radians(),
+            halflife: 0.1,
+            max_iterations: 4,
+            snap_distance: 0.3,
+            max_recovery_speed: 5.0,
+        }
+    }
+}
+
+impl CharacterSettings {
+    /// Checks every setting: `Error::OutOfRange` (or `NonFinite`, `Negative`) names the first
+    /// that is wrong.
+    pub fn check(&self) -> Result<(), Error> {
+        let finite = |what, x: Real| {
+            if x.is_finite() {
+                Ok(())
+            } else {
+                Err(Error::NonFinite(what))
+            }
+        };
+        if !self.up.iter().all(|x| x.is_finite()) {
+            return Err(Error::NonFinite("up"));
+        }
+        if (self.up.norm() - 1.0).abs() > 1.0e-3 {
+            return Err(Error::OutOfRange("up: a unit vector"));
+        }
+        finite("skin", self.skin)?;
+        if !(self.skin > 0.0 && self.skin <= 1.0) {
+            return Err(Error::OutOfRange("skin: above 0, at most 1 m"));
+        }
+        finite("max_slope", self.max_slope)?;
+        if !(0.0..std::f32::consts::FRAC_PI_2).contains(&self.max_slope) {
+            return Err(Error::OutOfRange("max_slope: 0 to below pi/2"));
+        }
+        finite("halflife", self.halflife)?;
+        if self.halflife < 0.0 {
+            return Err(Error::Negative("halflife"));
+        }
+        if !(1..=16).contains(&self.max_iterations) {
+            return Err(Error::OutOfRange("max_iterations: 1 to 16"));
+        }
+        finite("snap_distance", self.snap_distance)?;
+        if !(0.0..=100.0).contains(&self.snap_distance) {
+            return Err(Error::OutOfRange("snap_distance: 0 to 100 m"));
+        }
+        finite("max_recovery_speed", self.max_recovery_speed)?;
+        if self.max_recovery_speed < 0.0 {
+            return Err(Error::Negative("max_recovery_speed"));
+        }
+        Ok(())
+    }
+
+    /// Whether ground of unit normal `n` can be stood on.
+    fn walkable(&self, n: &Vector<Real>) -> bool {
+        n.dot(&self.up) >= self.max_slope.cos()
+    }
+}
+
+/// Where the character stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroundState {
+    /// On ground no steeper than the slope limit: it walks, gravity does not pull it.
+    OnGround,
+    /// On ground too steep to stand on: it slides down.
+    OnSteepGround,
+    /// Nothing under it within reach.
+    InAir,
+}
+
+/// The ground under the character after an update.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ground {
+    /// Standing, sliding, or in the air (the other fields are then zero or `None`).
+    pub state: GroundState,
+    /// Unit normal of the ground, away from it.
+    pub normal: Vector<Real>,
+    /// The ground's nearest point (world).
+    pub point: Point<Real>,
+    /// The collider stood on.
+    pub collider: Option<ColliderHandle>,
+    /// Its body.
+    pub body: Option<BodyHandle>,
+    /// The velocity of the ground's point (m/s): a moving platform's.
+    pub velocity: Vector<Real>,
+}
+
+impl Ground {
+    fn air() -> Self {
+        Ground {
+            state: GroundState::InAir,
+            normal: Vector::zeros(),
+            point: Point::origin(),
+            collider: None,
+            body: None,
+            velocity: Vector::zeros(),
+        }
+    }
+}
+
+/// Something a sweep of the last update hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CharacterHit {
+    /// The collider hit.
+    pub collider: ColliderHandle,
+    /// Its body.
+    pub body: BodyHandle,
+    /// The hit point on the collider (world).
+    pub point: Point<Real>,
+    /// Unit normal of the collider there, facing the character.
+    pub normal: Vector<Real>,
+}
+
+/// A plane the rest of a motion is laid on.
+#[derive(Clone, Copy, Debug)]
+struct Plane {
+    normal: Vector<Real>,
+    /// Walkable: a motion into it is lifted vertically onto it, keeping its horizontal part.
+    vertical: bool,
+}
+
+/// A kinematic character. See the [module](self) for how it moves.
+///
+/// ```
+/// use sprung::{ColliderBuilder, QueryFilter, RigidBodyBuilder, Shape, World};
+/// use sprung::math::{Point, Vector};
+/// use sprung_control::{Character, CharacterSettings, GroundState};
+///
+/// let mut world = World::default();
+/// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+/// world.add_collider(ColliderBuilder::halfspace(Vector::y()), ground).unwrap();
+///
+/// // A capsule 1.8 m tall dropped from a metre up walks east at 2 m/s.
+/// let capsule = Shape::capsule(0.6, 0.3).unwrap();
+/// let settings = CharacterSettings::default();
+/// let mut hero = Character::new(capsule, Point::new(0.0, 1.9, 0.0), settings).unwrap();
+/// let filter = QueryFilter::new();
+/// for _ in 0..120 {
+///     hero.update(&mut world, Vector::new(2.0, 0.0, 0.0), 1.0 / 60.0, &filter).unwrap();
+///     world.step(1.0 / 60.0).unwrap();
+/// }
+/// assert_eq!(hero.ground().state, GroundState::OnGround);
+/// // Resting a skin above the floor: centre at half-height + radius + skin.
+/// assert!((hero.position().y - 0.92).abs() < 1e-4);
+/// assert!((hero.velocity().x - 2.0).abs() < 1e-3);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Character {
+    shape: Shape,
+    settings: CharacterSettings,
+    /// The shape's centre.
+    position: Point<Real>,
+    /// The shape's fixed rotation: its own y axis along `up`.
+    tilt: UnitQuaternion<Real>,
+    /// Which way it faces: a turn about `up` (platforms turn it).
+    facing: UnitQuaternion<Real>,
+    /// The horizontal velocity spring (its position is unused: each update reads the step).
+    walk: CharacterState<Vector<Real>>,
+    /// The velocity gravity, jumps and sliding gave it (m/s).
+    fall: Vector<Real>,
+    /// Its velocity over the last update, platform included (m/s).
+    velocity: Vector<Real>,
+    ground: Ground,
+    hits: Vec<CharacterHit>,
+}
+
+impl Character {
+    /// A character of convex `shape` (its axis, for a capsule, along `settings.up`) centred at
+    /// `position`, at rest and in the air until its first update finds ground.
+    ///
+    /// Refused: settings that fail [`CharacterSettings::check`], a shape with bad numbers or
+    /// one that is not convex (level geometry), a non-finite position.
+    pub fn new(
+        shape: Shape,
+        position: Point<Real>,
+        settings: CharacterSettings,
+    ) -> Result<Self, Error> {
+        settings.check()?;
+        shape.check()?;
+        if shape.is_static_only() {
+            return Err(Error::StaticOnlyShape);
+        }
+        if !position.iter().all(|x| x.is_finite()) {
+            return Err(Error::NonFinite("character position"));
+        }
+        let up = settings.up.normalize();
+        let tilt = UnitQuaternion::rotation_between(&Vector::y(), &up).unwrap_or_else(|| {
+            UnitQuaternion::from_axis_angle(&Vector::x_axis(), std::f32::consts::PI)
+        });
+        Ok(Character {
+            shape,
+            settings: CharacterSettings { up, ..settings },
+            position,
+            tilt,
+            facing: UnitQuaternion::identity(),
+            walk: CharacterState::new(Vector::zeros()),
+            fall: Vector::zeros(),
+            velocity: Vector::zeros(),
+            ground: Ground::air(),
+            hits: Vec::new(),
+        })
+    }
+
+    /// The shape's centre (world).
+    pub fn position(&self) -> Point<Real> {
+        self.position
+    }
+
+    /// Moves the character to `position` at once (no sweep), keeping its velocity.
+    pub fn set_position(&mut self, position: Point<Real>) -> Result<(), Error> {
+        if !position.iter().all(|x| x.is_finite()) {
+            return Err(Error::NonFinite("character position"));
+        }
+        self.position = position;
+        Ok(())
+    }
+
+    /// The shape's pose: at its position, axis along `up` (the facing does not turn the shape).
+    pub fn pose(&self) -> Isometry<Real> {
+        Isometry::from_parts(self.position.coords.into(), self.tilt)
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &CharacterSettings {
+        &self.settings
+    }
+
+    /// Which way the character faces: a turn about `up`, turned by the platforms it rides.
+    pub fn facing(&self) -> UnitQuaternion<Real> {
+        self.facing
+    }
+
+    /// Sets the facing (a game turns its character towards the stick).
+    pub fn set_facing(&mut self, facing: UnitQuaternion<Real>) {
+        self.facing = facing;
+    }
+
+    /// Its velocity over the last update (m/s), a platform's carry included.
+    pub fn velocity(&self) -> Vector<Real> {
+        self.velocity
+    }
+
+    /// The horizontal velocity it wants (m/s): the spring's, walls not counted.
+    pub fn walk_velocity(&self) -> Vector<Real> {
+        self.walk.velocity
+    }
+
+    /// Sets the horizontal velocity it walks at now (m/s; its part along `up` is dropped).
+    pub fn set_walk_velocity(&mut self, velocity: Vector<Real>) {
+        let up = self.settings.up;
+        self.walk.velocity = velocity - up * velocity.dot(&up);
+        self.walk.acceleration = Vector::zeros();
+    }
+
+    /// The ground under it after the last update.
+    pub fn ground(&self) -> &Ground {
+        &self.ground
+    }
+
+    /// Whether it stands on walkable ground.
+    pub fn is_grounded(&self) -> bool {
+        self.ground.state == GroundState::OnGround
+    }
+
+    /// What the sweeps of the last update hit, in order.
+    pub fn hits(&self) -> &[CharacterHit] {
+        &self.hits
+    }
+
+    /// Jumps: the velocity along `up` becomes `speed` (m/s) more than the ground's, and it
+    /// leaves the ground at the next update.
+    pub fn jump(&mut self, speed: Real) -> Result<(), Error> {
+        if !speed.is_finite() {
+            return Err(Error::NonFinite("jump speed"));
+        }
+        let up = self.settings.up;
+        let ground_up = self.ground.velocity.dot(&up).max(0.0);
+        self.fall = self.fall - up * self.fall.dot(&up) + up * (ground_up + speed);
+        self.ground = Ground::air();
+        Ok(())
+    }
+
+    /// Moves the character through `world` for `dt` s, its horizontal velocity easing towards
+    /// `goal_velocity` (m/s; its part along `up` is ignored). `filter` says which colliders
+    /// stop it.
+    ///
+    /// Refused (nothing changes): a non-finite goal velocity, `dt` not finite and positive.
+    pub fn update(
+        &mut self,
+        world: &mut World,
+        goal_velocity: Vector<Real>,
+        dt: Real,
+        filter: &QueryFilter,
+    ) -> Result<(), Error> {
+        self.advance(world, goal_velocity, dt, filter)
+    }
+
+    /// The positions the character would pass through over `steps` updates of `dt` with the
+    /// goal velocity held, in a world that stays as it is: the toolkit's prediction, with the
+    /// world's walls and floors in it. The character is not moved.
+    pub fn predict(
+        &self,
+        world: &World,
+        goal_velocity: Vector<Real>,
+        dt: Real,
+        steps: usize,
+        filter: &QueryFilter,
+    ) -> Result<Vec<Point<Real>>, Error> {
+        let mut ghost = self.clone();
+        let mut path = Vec::with_capacity(steps);
+        for _ in 0..steps {
+            ghost.advance(world, goal_velocity, dt, filter)?;
+            path.push(ghost.position);
+        }
+        Ok(path)
+    }
+
+    /// One update against a world it only reads.
+    fn advance(
+        &mut self,
+        world: &World,
+        goal_velocity: Vector<Real>,
+        dt: Real,
+        filter: &QueryFilter,
+    ) -> Result<(), Error> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Error::InvalidTimeStep);
+        }
+        if !goal_velocity.iter().all(|x| x.is_finite()) {
+            return Err(Error::NonFinite("goal velocity"));
+        }
+        let up = self.settings.up;
+        let start = self.position;
+        self.hits.clear();
+
+        // 1. Carried by the platform it stands on.
+        if let Some(carry) = self.carry(world, dt) {
+            self.slide(world, carry, filter)?;
+        }
+
+        // 2. The walk: the spring's exact step.
+        let goal = goal_velocity - up * goal_velocity.dot(&up);
+        self.walk.position = Vector::zeros();
+        self.walk.update(goal, self.settings.halflife, dt);
+        let mut motion = self.walk.position;
+
+        // 3. Gravity, unless standing.
+        let g = world.gravity();
+        let standing = self.is_grounded() && self.fall.dot(&up) <= 0.0;
+        let fall_end = if standing {
+            self.fall = Vector::zeros();
+            motion = onto_plane(&motion, &self.ground.normal, &up);
+            Vector::zeros()
+        } else {
+            motion += self.fall * dt + g * (0.5 * dt * dt);
+            self.fall + g * dt
+        };
+
+        // 4. Collide and slide; the velocity loses what the planes took from the motion.
+        let planes = self.slide(world, motion, filter)?;
+        self.fall = constrain(fall_end, &planes, &up);
+
+        // 5 and 6. The skin, the ground, the snap.
+        let was_grounded = standing;
+        self.settle(world, dt, filter)?;
+        if was_grounded && !self.is_grounded() && self.fall.dot(&up) <= 0.0 {
+            self.snap(world, filter)?;
+        }
+        if self.is_grounded() {
+            self.fall = Vector::zeros();
+        }
+        self.velocity = (self.position - start) / dt;
+        Ok(())
+    }
+
+    /// How the ground's body moves the character's centre over `dt`, if it moves; turns the
+    /// facing with it.
+    fn carry(&mut self, world: &World, dt: Real) -> Option<Vector<Real>> {
+        let body = world.body(self.ground.body?)?;
+        if body.kind() == BodyKind::Static || !self.is_grounded() {
+            return None;
+        }
+        let (v, w) = (body.linear_velocity(), body.angular_velocity());
+        let center = body.center_of_mass();
+        let turn = UnitQuaternion::from_scaled_axis(w * dt);
+        let from_center = self.position - center;
+        let carried = center + v * dt + turn * from_center;
+        let up = self.settings.up;
+        self.facing = UnitQuaternion::from_scaled_axis(up * (w.dot(&up) * dt)) * self.facing;
+        Some(carried - self.position)
+    }
+
+    /// Sweeps `motion` through the world, sliding along what it hits; returns the planes hit.
+    fn slide(
+        &mut self,
+        world: &World,
+        motion: Vector<Real>,
+        filter: &QueryFilter,
+    ) -> Result<SmallVec<[Plane; 6]>, Error> {
+        let up = self.settings.up;
+        let keep = 0.5 * self.settings.skin;
+        let mut planes: SmallVec<[Plane; 6]> = SmallVec::new();
+        let mut rest = motion;
+        for _ in 0..self.settings.max_iterations {
+            let length = rest.norm();
+            if length < TINY {
+                break;
+            }
+            let dir = rest / length;
+            let hit = world.cast_shape_to(&self.shape, &self.pose(), dir, length, keep, filter)?;
+            let Some(hit) = hit else {
+                self.position += rest;
+                break;
+            };
+            self.position += dir * hit.toi;
+            rest = dir * (length - hit.toi);
+            self.hits.push(CharacterHit {
+                collider: hit.collider,
+                body: hit.body,
+                point: hit.point,
+                normal: hit.normal,
+            });
+            let n = hit.normal;
+            if self.settings.walkable(&n) {
+                planes.push(Plane {
+                    normal: n,
+                    vertical: true,
+                });
+            } else {
+                planes.push(Plane {
+                    normal: n,
+                    vertical: false,
+                });
+                // Too steep to stand on: a wall as well, so that walking into it never climbs.
+                let level = n - up * n.dot(&up);
+                if n.dot(&up) > 0.0 {
+                    if let Some(wall) = level.try_normalize(1.0e-6) {
+                        planes.push(Plane {
+                            normal: wall,
+                            vertical: false,
+                        });
+                    }
+                }
+            }
+            if planes.len() > 6 {
+                planes.drain(..planes.len() - 6);
+            }
+            rest = constrain(rest, &planes, &up);
+        }
+        Ok(planes)
+    }
+
+    /// Keeps the skin and finds the ground: pushes the character out of what is nearer than the
+    /// skin (bounded), then reads the ground from the same contacts.
+    fn settle(&mut self, world: &World, dt: Real, filter: &QueryFilter) -> Result<(), Error> {
+        let s = &self.settings;
+        let (up, skin) = (s.up, s.skin);
+        let contacts =
+            world.contacts_with_shape(&self.shape, &self.pose(), PROBE * skin, filter)?;
+        // Gauss-Seidel over the contacts' planes: each pushes the character out to the skin.
+        let mut push = Vector::zeros();
+        for _ in 0..4 {
+            let mut moved = false;
+            for c in &contacts {
+                let short = skin - (c.distance + c.normal.dot(&push));
+                if short <= 1.0e-7 {
+                    continue;
+                }
+                let along = c.normal.dot(&up);
+                push += if s.walkable(&c.normal) {
+                    up * (short / along)
+                } else {
+                    c.normal * short
+                };
+                moved = true;
+            }
+            if !moved {
+                break;
+            }
+        }
+        let budget = skin + s.max_recovery_speed * dt;
+        let length = push.norm();
+        if length > budget {
+            push *= budget / length;
+        }
+        self.position += push;
+
+        // The ground: the nearest walkable contact within reach, else the nearest steep one.
+        let rising = self.fall.dot(&up) > 0.0;
+        let mut best: Option<(bool, Real, usize)> = None;
+        for (i, c) in contacts.iter().enumerate() {
+            let distance = c.distance + c.normal.dot(&push);
+            if distance > GROUND_REACH * skin || c.normal.dot(&up) <= 1.0e-3 {
+                continue;
+            }
+            let walkable = s.walkable(&c.normal);
+            let better = best.is_none_or(|(w, d, _)| (walkable, -distance) > (w, -d));
+            if better {
+                best = Some((walkable, distance, i));
+            }
+        }
+        self.ground = match best {
+            Some((walkable, _, i)) if !(rising && walkable) => {
+                let c = &contacts[i];
+                let state = if walkable {
+                    GroundState::OnGround
+                } else {
+                    GroundState::OnSteepGround
+                };
+                self.ground_at(world, state, c.normal, c.point, c.collider, c.body)
+            }
+            _ => Ground::air(),
+        };
+        Ok(())
+    }
+
+    /// Looks down for walkable ground within the snap distance and moves onto it.
+    fn snap(&mut self, world: &World, filter: &QueryFilter) -> Result<(), Error> {
+        let s = &self.settings;
+        if s.snap_distance <= 0.0 {
+            return Ok(());
+        }
+        let down = -s.up;
+        let hit = world.cast_shape_to(
+            &self.shape,
+            &self.pose(),
+            down,
+            s.snap_distance,
+            s.skin,
+            filter,
+        )?;
+        if let Some(hit) = hit.filter(|h| s.walkable(&h.normal)) {
+            self.position += down * hit.toi;
+            self.ground = self.ground_at(
+                world,
+                GroundState::OnGround,
+                hit.normal,
+                hit.point,
+                hit.collider,
+                hit.body,
+            );
+        }
+        Ok(())
+    }
+
+    /// The ground record for a contact: with the velocity of its point.
+    fn ground_at(
+        &self,
+        world: &World,
+        state: GroundState,
+        normal: Vector<Real>,
+        point: Point<Real>,
+        collider: ColliderHandle,
+        body: BodyHandle,
+    ) -> Ground {
+        let velocity = world.body(body).map_or(Vector::zeros(), |b| {
+            b.linear_velocity() + b.angular_velocity().cross(&(point - b.center_of_mass()))
+        });
+        Ground {
+            state,
+            normal,
+            point,
+            collider: Some(collider),
+            body: Some(body),
+            velocity,
+        }
+    }
+}
+
+/// `v` laid on the plane of unit normal `n` vertically (along `up`), if it goes into it: its
+/// horizontal part is kept. A plane that is itself vertical takes it orthogonally.
+fn onto_plane(v: &Vector<Real>, n: &Vector<Real>, up: &Vector<Real>) -> Vector<Real> {
+    let into = v.dot(n);
+    let rise = n.dot(up);
+    if rise > 1.0e-3 {
+        v - up * (into / rise)
+    } else {
+        v - n * into
+    }
+}
+
+/// `v` laid on one plane if it goes into it: a walkable one vertically (the horizontal part
+/// kept), another orthogonally.
+fn project(v: &Vector<Real>, plane: &Plane, up: &Vector<Real>) -> Vector<Real> {
+    let into = v.dot(&plane.normal);
+    if into >= 0.0 {
+        *v
+    } else if plane.vertical {
+        onto_plane(v, &plane.normal, up)
+    } else {
+        v - plane.normal * into
+    }
+}
+
+/// Whether `v` goes into none of `planes` (beyond rounding).
+fn clear_of(v: &Vector<Real>, planes: &[Plane]) -> bool {
+    let slack = ALONG * v.norm();
+    planes.iter().all(|p| v.dot(&p.normal) >= -slack)
+}
+
+/// The motion `v` laid on `planes`: as it is if it goes into none; else laid on one plane if that
+/// clears the others; else along the crease of two that clears the rest; else nothing (a corner).
+fn constrain(v: Vector<Real>, planes: &[Plane], up: &Vector<Real>) -> Vector<Real> {
+    let into = |p: &Plane| v.dot(&p.normal) < -ALONG * v.norm();
+    if planes.is_empty() || !planes.iter().any(into) {
+        return v;
+    }
+    for plane in planes {
+        let on = project(&v, plane, up);
+        if clear_of(&on, planes) {
+            return on;
+        }
+    }
+    for (i, a) in planes.iter().enumerate() {
+        for b in &planes[i + 1..] {
+            let Some(crease) = a.normal.cross(&b.normal).try_normalize(1.0e-6) else {
+                continue;
+            };
+            let on = crease * crease.dot(&v);
+            if clear_of(&on, planes) {
+                return on;
+            }
+        }
+    }
+    Vector::zeros()
+}
