@@ -70,13 +70,20 @@ pub struct CharacterSettings {
     /// How far below (m) it looks for ground to stay on when the ground drops away under it;
     /// 0 turns snapping off.
     pub snap_distance: Real,
+    /// The highest step (m, from the character's lowest point) it walks up without slowing;
+    /// 0 turns stepping off.
+    pub step_height: Real,
+    /// The free depth (m) it needs on top of a step to step onto it.
+    pub step_min_width: Real,
+    /// Whether it steps onto dynamic bodies (crates) as onto the level.
+    pub step_on_dynamic: bool,
     /// How fast (m/s) it is pushed out of what moved into it, beyond the skin's own recovery.
     pub max_recovery_speed: Real,
 }
 
 impl Default for CharacterSettings {
     /// Y up, a 2 cm skin, a 50 degree slope limit, a 0.1 s halflife, four sweeps, 0.3 m snap,
-    /// 5 m/s recovery.
+    /// 0.3 m steps at least 0.1 m deep (not onto dynamic bodies), 5 m/s recovery.
     fn default() -> Self {
         CharacterSettings {
             up: Vector::y(),
@@ -85,6 +92,9 @@ impl Default for CharacterSettings {
             halflife: 0.1,
             max_iterations: 4,
             snap_distance: 0.3,
+            step_height: 0.3,
+            step_min_width: 0.1,
+            step_on_dynamic: false,
             max_recovery_speed: 5.0,
         }
     }
@@ -125,6 +135,14 @@ impl CharacterSettings {
         finite("snap_distance", self.snap_distance)?;
         if !(0.0..=100.0).contains(&self.snap_distance) {
             return Err(Error::OutOfRange("snap_distance: 0 to 100 m"));
+        }
+        finite("step_height", self.step_height)?;
+        if !(0.0..=100.0).contains(&self.step_height) {
+            return Err(Error::OutOfRange("step_height: 0 to 100 m"));
+        }
+        finite("step_min_width", self.step_min_width)?;
+        if !(0.0..=100.0).contains(&self.step_min_width) {
+            return Err(Error::OutOfRange("step_min_width: 0 to 100 m"));
         }
         finite("max_recovery_speed", self.max_recovery_speed)?;
         if self.max_recovery_speed < 0.0 {
@@ -236,6 +254,8 @@ pub struct Character {
     tilt: UnitQuaternion<Real>,
     /// Which way it faces: a turn about `up` (platforms turn it).
     facing: UnitQuaternion<Real>,
+    /// From the centre down to the shape's lowest point, along `up` (m).
+    reach_down: Real,
     /// The horizontal velocity spring (its position is unused: each update reads the step).
     walk: CharacterState<Vector<Real>>,
     /// The velocity gravity, jumps and sliding gave it (m/s).
@@ -269,7 +289,10 @@ impl Character {
         let tilt = UnitQuaternion::rotation_between(&Vector::y(), &up).unwrap_or_else(|| {
             UnitQuaternion::from_axis_angle(&Vector::x_axis(), std::f32::consts::PI)
         });
+        let lowest = tilt * shape.support(&(tilt.inverse() * -up));
+        let reach_down = -lowest.coords.dot(&up);
         Ok(Character {
+            reach_down,
             shape,
             settings: CharacterSettings { up, ..settings },
             position,
@@ -422,7 +445,7 @@ impl Character {
 
         // 1. Carried by the platform it stands on.
         if let Some(carry) = self.carry(world, dt) {
-            self.slide(world, carry, filter)?;
+            self.slide(world, carry, false, filter)?;
         }
 
         // 2. The walk: the spring's exact step.
@@ -444,20 +467,79 @@ impl Character {
         };
 
         // 4. Collide and slide; the velocity loses what the planes took from the motion.
-        let planes = self.slide(world, motion, filter)?;
+        let before = self.position;
+        let planes = self.slide(world, motion, standing, filter)?;
         self.fall = constrain(fall_end, &planes, &up);
 
         // 5 and 6. The skin, the ground, the snap.
         let was_grounded = standing;
-        self.settle(world, dt, filter)?;
-        if was_grounded && !self.is_grounded() && self.fall.dot(&up) <= 0.0 {
-            self.snap(world, filter)?;
+        let gap = self.settle(world, dt, standing, filter)?;
+        let falling = self.fall.dot(&up) <= 0.0;
+        if self.is_grounded() && falling && gap > self.settings.skin + 1.0e-6 {
+            // Standing, but farther than the skin: kept on the ground.
+            self.snap(world, GROUND_REACH * self.settings.skin, filter)?;
+        } else if was_grounded && !self.is_grounded() && falling {
+            self.snap(world, self.settings.snap_distance, filter)?;
+            if !self.is_grounded() {
+                // Walked off an edge: ballistic from where the ground ended, not from the
+                // start of the next update (at 10 m/s that is a metre per second of fall).
+                let left = self.left_ground(world, before, filter)?;
+                let flight = (1.0 - left) * dt;
+                let drop = g * (0.5 * flight * flight);
+                let hit = self.slide(world, drop, false, filter)?;
+                self.fall = constrain(g * flight, &hit, &up);
+            }
         }
         if self.is_grounded() {
             self.fall = Vector::zeros();
         }
         self.velocity = (self.position - start) / dt;
         Ok(())
+    }
+
+    /// The fraction of the move from `from` to the character's position after which nothing
+    /// held it up any more (to 1/32 of the move).
+    fn left_ground(
+        &self,
+        world: &World,
+        from: Point<Real>,
+        filter: &QueryFilter,
+    ) -> Result<Real, Error> {
+        let to = self.position;
+        let (mut held, mut free): (Real, Real) = (0.0, 1.0);
+        for _ in 0..5 {
+            let mid = 0.5 * (held + free);
+            if self.supported(world, &(from + (to - from) * mid), filter)? {
+                held = mid;
+            } else {
+                free = mid;
+            }
+        }
+        Ok(0.5 * (held + free))
+    }
+
+    /// Whether walkable ground holds up the character centred at `centre`: within the skin, as
+    /// it stands (the ground within reach of the ground state would carry a fast character
+    /// past an edge it has left).
+    fn supported(
+        &self,
+        world: &World,
+        centre: &Point<Real>,
+        filter: &QueryFilter,
+    ) -> Result<bool, Error> {
+        let pose = Isometry::from_parts(centre.coords.into(), self.tilt);
+        let reach = self.settings.skin + 1.0e-4;
+        for c in world.contacts_with_shape(&self.shape, &pose, reach, filter)? {
+            let upward = c.normal.dot(&self.settings.up) > 1.0e-3;
+            if upward
+                && self
+                    .support(world, centre, &c.point, &c.normal, filter)?
+                    .is_some()
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// How the ground's body moves the character's centre over `dt`, if it moves; turns the
@@ -477,11 +559,13 @@ impl Character {
         Some(carried - self.position)
     }
 
-    /// Sweeps `motion` through the world, sliding along what it hits; returns the planes hit.
+    /// Sweeps `motion` through the world, sliding along what it hits (and, if `can_step`,
+    /// stepping up what is low enough); returns the planes hit.
     fn slide(
         &mut self,
         world: &World,
         motion: Vector<Real>,
+        can_step: bool,
         filter: &QueryFilter,
     ) -> Result<SmallVec<[Plane; 6]>, Error> {
         let up = self.settings.up;
@@ -508,7 +592,16 @@ impl Character {
                 normal: hit.normal,
             });
             let n = hit.normal;
-            if self.settings.walkable(&n) {
+            // Something too steep to walk up, low enough to step onto: up, along, down.
+            let low = (hit.point - self.position).dot(&up) + self.reach_down;
+            let steep = !self.settings.walkable(&n);
+            if can_step && steep && low <= self.settings.step_height {
+                let level = rest - up * rest.dot(&up);
+                if self.step_up(world, level, filter)? {
+                    break;
+                }
+            }
+            if !steep {
                 planes.push(Plane {
                     normal: n,
                     vertical: true,
@@ -538,8 +631,15 @@ impl Character {
     }
 
     /// Keeps the skin and finds the ground: pushes the character out of what is nearer than the
-    /// skin (bounded), then reads the ground from the same contacts.
-    fn settle(&mut self, world: &World, dt: Real, filter: &QueryFilter) -> Result<(), Error> {
+    /// skin (bounded), then reads the ground from the same contacts. Returns the distance to
+    /// the ground (infinite in the air). `standing`: it stood on walkable ground before the move.
+    fn settle(
+        &mut self,
+        world: &World,
+        dt: Real,
+        standing: bool,
+        filter: &QueryFilter,
+    ) -> Result<Real, Error> {
         let s = &self.settings;
         let (up, skin) = (s.up, s.skin);
         let contacts =
@@ -554,8 +654,16 @@ impl Character {
                     continue;
                 }
                 let along = c.normal.dot(&up);
+                let level = c.normal - up * along;
+                let sideways = level.norm();
                 push += if s.walkable(&c.normal) {
+                    // Walkable ground lifts it straight up: standing on a slope, it stays put.
                     up * (short / along)
+                } else if standing && along > 0.0 && sideways > 1.0e-3 {
+                    // Standing, ground too steep (or the edge of a step) pushes it sideways
+                    // only: what it cannot walk up, it is not lifted up either. (Sliding down
+                    // steep ground, it is pushed along the normal, which keeps the slide exact.)
+                    level * (short / (sideways * sideways))
                 } else {
                     c.normal * short
                 };
@@ -572,56 +680,144 @@ impl Character {
         }
         self.position += push;
 
-        // The ground: the nearest walkable contact within reach, else the nearest steep one.
+        // The ground: the nearest contact within reach that stands on walkable ground (its
+        // normal, or the face under an edge it rests on), else the nearest steep one.
         let rising = self.fall.dot(&up) > 0.0;
-        let mut best: Option<(bool, Real, usize)> = None;
+        let mut best: Option<(bool, Real, usize, Vector<Real>)> = None;
         for (i, c) in contacts.iter().enumerate() {
             let distance = c.distance + c.normal.dot(&push);
             if distance > GROUND_REACH * skin || c.normal.dot(&up) <= 1.0e-3 {
                 continue;
             }
-            let walkable = s.walkable(&c.normal);
-            let better = best.is_none_or(|(w, d, _)| (walkable, -distance) > (w, -d));
+            let (centre, point) = (self.position, c.point + push);
+            let support = self.support(world, &centre, &point, &c.normal, filter)?;
+            let walkable = support.is_some();
+            let better = best.is_none_or(|(w, d, _, _)| (walkable, -distance) > (w, -d));
             if better {
-                best = Some((walkable, distance, i));
+                best = Some((walkable, distance, i, support.unwrap_or(c.normal)));
             }
         }
-        self.ground = match best {
-            Some((walkable, _, i)) if !(rising && walkable) => {
+        let (ground, gap) = match best {
+            Some((walkable, gap, i, normal)) if !(rising && walkable) => {
                 let c = &contacts[i];
                 let state = if walkable {
                     GroundState::OnGround
                 } else {
                     GroundState::OnSteepGround
                 };
-                self.ground_at(world, state, c.normal, c.point, c.collider, c.body)
+                let ground =
+                    self.ground_at(world, state, normal, c.point + push, c.collider, c.body);
+                (ground, gap)
             }
-            _ => Ground::air(),
+            _ => (Ground::air(), Real::INFINITY),
         };
-        Ok(())
+        self.ground = ground;
+        Ok(gap)
     }
 
-    /// Looks down for walkable ground within the snap distance and moves onto it.
-    fn snap(&mut self, world: &World, filter: &QueryFilter) -> Result<(), Error> {
+    /// The walkable normal that holds the character (centred at `centre`) up at a contact
+    /// (`point` on the world, `normal` its contact normal): the normal itself if walkable; for
+    /// a contact on an edge (a normal too steep, but upward), the face beyond the edge, found by
+    /// a short ray down just past the point, away from the character's axis. A capsule resting
+    /// on the edge of a step stands on the step.
+    fn support(
+        &self,
+        world: &World,
+        centre: &Point<Real>,
+        point: &Point<Real>,
+        normal: &Vector<Real>,
+        filter: &QueryFilter,
+    ) -> Result<Option<Vector<Real>>, Error> {
+        let up = self.settings.up;
+        if self.settings.walkable(normal) {
+            return Ok(Some(*normal));
+        }
+        if normal.dot(&up) <= 1.0e-3 {
+            return Ok(None);
+        }
+        let away = point - centre;
+        let Some(out) = (away - up * away.dot(&up)).try_normalize(1.0e-6) else {
+            return Ok(None);
+        };
+        let probe = self.settings.skin;
+        let from = point + out * 1.0e-3 + up * probe;
+        let hit = world.cast_ray(from, -up, 2.0 * probe, true, filter)?;
+        Ok(hit.map(|h| h.normal).filter(|n| self.settings.walkable(n)))
+    }
+
+    /// Steps up onto what blocks the horizontal motion `level`: rises by at most the step
+    /// height, goes along (at least the step's minimum width must be free up there), and comes
+    /// down onto walkable ground higher than it started. Moves the character and returns true
+    /// if it could.
+    fn step_up(
+        &mut self,
+        world: &World,
+        level: Vector<Real>,
+        filter: &QueryFilter,
+    ) -> Result<bool, Error> {
+        let s = self.settings;
+        let (up, keep) = (s.up, 0.5 * s.skin);
+        let length = level.norm();
+        if length < TINY {
+            return Ok(false);
+        }
+        let dir = level / length;
+        let shape = &self.shape;
+        let at = |p: Point<Real>| Isometry::from_parts(p.coords.into(), self.tilt);
+        let rise = world
+            .cast_shape_to(shape, &self.pose(), up, s.step_height, keep, filter)?
+            .map_or(s.step_height, |h| h.toi);
+        if rise < keep {
+            return Ok(false);
+        }
+        let raised = self.position + up * rise;
+        let need = length.max(s.step_min_width);
+        let free = world
+            .cast_shape_to(shape, &at(raised), dir, need, keep, filter)?
+            .map_or(need, |h| h.toi);
+        if free + 1.0e-6 < s.step_min_width.min(need) {
+            return Ok(false);
+        }
+        let ahead = raised + dir * length.min(free);
+        let Some(land) = world.cast_shape_to(shape, &at(ahead), -up, rise, s.skin, filter)? else {
+            return Ok(false); // nothing under it up there: not a step
+        };
+        if land.toi >= rise - 1.0e-4 {
+            return Ok(false); // no higher than before
+        }
+        let landed = ahead - up * land.toi;
+        if (self.support(world, &landed, &land.point, &land.normal, filter)?).is_none() {
+            return Ok(false);
+        }
+        if !s.step_on_dynamic
+            && world
+                .body(land.body)
+                .is_some_and(|b| b.kind() == BodyKind::Dynamic)
+        {
+            return Ok(false);
+        }
+        self.position = landed;
+        Ok(true)
+    }
+
+    /// Looks down `reach` (m) for walkable ground and moves onto it, a skin above.
+    fn snap(&mut self, world: &World, reach: Real, filter: &QueryFilter) -> Result<(), Error> {
         let s = &self.settings;
-        if s.snap_distance <= 0.0 {
+        if reach <= 0.0 {
             return Ok(());
         }
         let down = -s.up;
-        let hit = world.cast_shape_to(
-            &self.shape,
-            &self.pose(),
-            down,
-            s.snap_distance,
-            s.skin,
-            filter,
-        )?;
-        if let Some(hit) = hit.filter(|h| s.walkable(&h.normal)) {
-            self.position += down * hit.toi;
+        let hit = world.cast_shape_to(&self.shape, &self.pose(), down, reach, s.skin, filter)?;
+        let Some(hit) = hit else {
+            return Ok(());
+        };
+        let below = self.position + down * hit.toi;
+        if let Some(normal) = self.support(world, &below, &hit.point, &hit.normal, filter)? {
+            self.position = below;
             self.ground = self.ground_at(
                 world,
                 GroundState::OnGround,
-                hit.normal,
+                normal,
                 hit.point,
                 hit.collider,
                 hit.body,
