@@ -5,8 +5,9 @@
 //! character's position, velocity, facing, the ground under it, and what it hit.
 //!
 //! How one update of `dt` moves it:
-//! 1. **Platform.** Standing on a moving body, it is first carried as a point of that body for
-//!    `dt` (the body's velocities held: a turn is a turn, not a chord), and its facing turns with it.
+//! 1. **Platform.** Standing on a moving body, it is first carried as a point of that body
+//!    through the body's last step (its velocities held over `dt`: a turn is a turn, not a
+//!    chord), and its facing turns with it.
 //! 2. **Intent.** The horizontal velocity follows the goal velocity with the toolkit's critical
 //!    spring of [`CharacterSettings::halflife`]; the displacement is that spring's exact integral
 //!    ([`CharacterState`]), so the walk is the same at any `dt`. On walkable ground it is laid on
@@ -33,8 +34,9 @@
 //! 6. **Snap.** Having stood on ground, and not rising, it looks down
 //!    [`CharacterSettings::snap_distance`] for walkable ground to stay on (a crest, stairs down).
 //!
-//! The character is not a body: nothing collides with it unless it pushes, and the world is
-//! stepped apart from it. Update it before or after `World::step`, the same way every frame.
+//! The character is not a body: bodies do not collide with it; it pushes what it walks into
+//! and weighs on what it stands on ([`CharacterSettings::mass`]). Update it right after
+//! `World::step`: a platform has then made the move the character follows.
 
 use smallvec::SmallVec;
 use sprung::math::{Isometry, Point, Real, UnitQuaternion, Vector};
@@ -79,11 +81,17 @@ pub struct CharacterSettings {
     pub step_on_dynamic: bool,
     /// How fast (m/s) it is pushed out of what moved into it, beyond the skin's own recovery.
     pub max_recovery_speed: Real,
+    /// Its mass (kg): what it weighs on the dynamic bodies it stands on, and how hard it pushes
+    /// the ones it walks into (an inelastic push between its mass and theirs).
+    pub mass: Real,
+    /// The largest force (N) it pushes a dynamic body with.
+    pub max_push_force: Real,
 }
 
 impl Default for CharacterSettings {
     /// Y up, a 2 cm skin, a 50 degree slope limit, a 0.1 s halflife, four sweeps, 0.3 m snap,
-    /// 0.3 m steps at least 0.1 m deep (not onto dynamic bodies), 5 m/s recovery.
+    /// 0.3 m steps at least 0.1 m deep (not onto dynamic bodies), 5 m/s recovery, 80 kg pushing
+    /// with at most 200 N.
     fn default() -> Self {
         CharacterSettings {
             up: Vector::y(),
@@ -96,6 +104,8 @@ impl Default for CharacterSettings {
             step_min_width: 0.1,
             step_on_dynamic: false,
             max_recovery_speed: 5.0,
+            mass: 80.0,
+            max_push_force: 200.0,
         }
     }
 }
@@ -147,6 +157,14 @@ impl CharacterSettings {
         finite("max_recovery_speed", self.max_recovery_speed)?;
         if self.max_recovery_speed < 0.0 {
             return Err(Error::Negative("max_recovery_speed"));
+        }
+        finite("mass", self.mass)?;
+        if !(self.mass > 0.0 && self.mass <= 1.0e9) {
+            return Err(Error::OutOfRange("mass: above 0, at most 1e9 kg"));
+        }
+        finite("max_push_force", self.max_push_force)?;
+        if self.max_push_force < 0.0 {
+            return Err(Error::Negative("max_push_force"));
         }
         Ok(())
     }
@@ -402,7 +420,55 @@ impl Character {
         dt: Real,
         filter: &QueryFilter,
     ) -> Result<(), Error> {
-        self.advance(world, goal_velocity, dt, filter)
+        self.advance(world, goal_velocity, dt, filter)?;
+        self.push_and_weigh(world, dt)
+    }
+
+    /// Pushes the dynamic bodies the last update walked into, and weighs on the one it stands
+    /// on. A push is the impulse of an inelastic collision between the character's mass and the
+    /// body's at the speed the character would close on it, at most the push force for `dt`,
+    /// applied at the height of the body's centre of mass (so that a push moves a crate, and
+    /// tips it only as a push there would). The weight is `mass g dt` at the ground's point.
+    fn push_and_weigh(&mut self, world: &mut World, dt: Real) -> Result<(), Error> {
+        let s = self.settings;
+        let up = s.up;
+        let mut pushed: SmallVec<[BodyHandle; 4]> = SmallVec::new();
+        for hit in &self.hits {
+            if s.walkable(&hit.normal) || pushed.contains(&hit.body) {
+                continue;
+            }
+            let Some(body) = world
+                .body(hit.body)
+                .filter(|b| b.kind() == BodyKind::Dynamic)
+            else {
+                continue;
+            };
+            pushed.push(hit.body);
+            let into = -hit.normal;
+            let com = body.center_of_mass();
+            let at = hit.point + up * (com - hit.point).dot(&up);
+            let body_speed =
+                (body.linear_velocity() + body.angular_velocity().cross(&(at - com))).dot(&into);
+            let closing = self.walk.velocity.dot(&into) - body_speed;
+            if closing <= 0.0 {
+                continue;
+            }
+            let m = body.mass().mass;
+            let impulse = (closing * s.mass * m / (s.mass + m)).min(s.max_push_force * dt);
+            world.apply_impulse_at_point(hit.body, into * impulse, at)?;
+        }
+        if self.is_grounded() {
+            if let Some(body) = self.ground.body {
+                let dynamic = world
+                    .body(body)
+                    .is_some_and(|b| b.kind() == BodyKind::Dynamic);
+                if dynamic {
+                    let weight = world.gravity() * (s.mass * dt);
+                    world.apply_impulse_at_point(body, weight, self.ground.point)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The positions the character would pass through over `steps` updates of `dt` with the
@@ -542,18 +608,19 @@ impl Character {
         Ok(false)
     }
 
-    /// How the ground's body moves the character's centre over `dt`, if it moves; turns the
-    /// facing with it.
+    /// How the ground's body moved the character's centre over the last `dt`, if it moves;
+    /// turns the facing with it.
     fn carry(&mut self, world: &World, dt: Real) -> Option<Vector<Real>> {
         let body = world.body(self.ground.body?)?;
         if body.kind() == BodyKind::Static || !self.is_grounded() {
             return None;
         }
+        // The body has just moved (the world stepped before this update): its centre was
+        // `v dt` back, and it has turned by `w dt` about it since.
         let (v, w) = (body.linear_velocity(), body.angular_velocity());
         let center = body.center_of_mass();
         let turn = UnitQuaternion::from_scaled_axis(w * dt);
-        let from_center = self.position - center;
-        let carried = center + v * dt + turn * from_center;
+        let carried = center + turn * (self.position - (center - v * dt));
         let up = self.settings.up;
         self.facing = UnitQuaternion::from_scaled_axis(up * (w.dot(&up) * dt)) * self.facing;
         Some(carried - self.position)
