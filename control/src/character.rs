@@ -40,7 +40,9 @@
 
 use smallvec::SmallVec;
 use sprung::math::{Isometry, Point, Real, UnitQuaternion, Vector};
-use sprung::{BodyHandle, BodyKind, ColliderHandle, Error, QueryFilter, Shape, World};
+use sprung::{
+    BodyHandle, BodyKind, ColliderHandle, Error, QueryFilter, Shape, ShapeContact, World,
+};
 use sprung_spring::CharacterState;
 
 /// Ground this near (in skins) holds the character up.
@@ -282,6 +284,8 @@ pub struct Character {
     velocity: Vector<Real>,
     ground: Ground,
     hits: Vec<CharacterHit>,
+    /// The contact query's buffer, kept between updates.
+    contacts: Vec<ShapeContact>,
 }
 
 impl Character {
@@ -320,7 +324,9 @@ impl Character {
             fall: Vector::zeros(),
             velocity: Vector::zeros(),
             ground: Ground::air(),
-            hits: Vec::new(),
+            // An update hits at most three sweeps' worth (carry, walk, drop): never regrown.
+            hits: Vec::with_capacity(3 * settings.max_iterations),
+            contacts: Vec::with_capacity(16),
         })
     }
 
@@ -566,36 +572,44 @@ impl Character {
     /// The fraction of the move from `from` to the character's position after which nothing
     /// held it up any more (to 1/32 of the move).
     fn left_ground(
-        &self,
+        &mut self,
         world: &World,
         from: Point<Real>,
         filter: &QueryFilter,
     ) -> Result<Real, Error> {
         let to = self.position;
+        let mut contacts = std::mem::take(&mut self.contacts);
         let (mut held, mut free): (Real, Real) = (0.0, 1.0);
+        let mut result = Ok(());
         for _ in 0..5 {
             let mid = 0.5 * (held + free);
-            if self.supported(world, &(from + (to - from) * mid), filter)? {
-                held = mid;
-            } else {
-                free = mid;
+            match self.supported(world, &(from + (to - from) * mid), filter, &mut contacts) {
+                Ok(true) => held = mid,
+                Ok(false) => free = mid,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
             }
         }
-        Ok(0.5 * (held + free))
+        self.contacts = contacts;
+        result.map(|()| 0.5 * (held + free))
     }
 
     /// Whether walkable ground holds up the character centred at `centre`: within the skin, as
     /// it stands (the ground within reach of the ground state would carry a fast character
-    /// past an edge it has left).
+    /// past an edge it has left). `contacts` is a buffer.
     fn supported(
         &self,
         world: &World,
         centre: &Point<Real>,
         filter: &QueryFilter,
+        contacts: &mut Vec<ShapeContact>,
     ) -> Result<bool, Error> {
         let pose = Isometry::from_parts(centre.coords.into(), self.tilt);
         let reach = self.settings.skin + 1.0e-4;
-        for c in world.contacts_with_shape(&self.shape, &pose, reach, filter)? {
+        world.contacts_with_shape_into(&self.shape, &pose, reach, filter, contacts)?;
+        for c in contacts.iter() {
             let upward = c.normal.dot(&self.settings.up) > 1.0e-3;
             if upward
                 && self
@@ -707,15 +721,31 @@ impl Character {
         standing: bool,
         filter: &QueryFilter,
     ) -> Result<Real, Error> {
+        let reach = PROBE * self.settings.skin;
+        let mut contacts = std::mem::take(&mut self.contacts);
+        let found =
+            world.contacts_with_shape_into(&self.shape, &self.pose(), reach, filter, &mut contacts);
+        let result = found.and_then(|()| self.settle_on(world, dt, standing, &contacts, filter));
+        self.contacts = contacts;
+        result
+    }
+
+    /// [`Character::settle`] on the contacts found.
+    fn settle_on(
+        &mut self,
+        world: &World,
+        dt: Real,
+        standing: bool,
+        contacts: &[ShapeContact],
+        filter: &QueryFilter,
+    ) -> Result<Real, Error> {
         let s = &self.settings;
         let (up, skin) = (s.up, s.skin);
-        let contacts =
-            world.contacts_with_shape(&self.shape, &self.pose(), PROBE * skin, filter)?;
         // Gauss-Seidel over the contacts' planes: each pushes the character out to the skin.
         let mut push = Vector::zeros();
         for _ in 0..4 {
             let mut moved = false;
-            for c in &contacts {
+            for c in contacts {
                 let short = skin - (c.distance + c.normal.dot(&push));
                 if short <= 1.0e-7 {
                     continue;

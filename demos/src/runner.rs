@@ -79,6 +79,13 @@ pub struct Report {
     pub ms_solve: f64,
     /// Bodies asleep at the end.
     pub bodies_asleep: usize,
+    /// Characters' scenes: the mean time of one character's update (µs) in the best run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub us_per_move: Option<f64>,
+    /// Characters' scenes: the mean time of eight shape casts of a character's shape from
+    /// where it ended, along its last motion (µs): what a move's cost is held to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub us_per_eight_casts: Option<f64>,
     /// The settings the scene ran with.
     pub settings: Settings,
     /// Why a step failed, if one did (the run stops there).
@@ -165,6 +172,8 @@ struct Timing {
     worst_after_first: f64,
     collide: f64,
     solve: f64,
+    /// Time in the characters' updates (ms).
+    moves: f64,
 }
 
 impl Timing {
@@ -198,9 +207,12 @@ pub fn run(spec: &SceneSpec, options: &Options, on_step: &mut dyn FnMut()) -> Re
         let mut report = sprung::StepReport::default();
         let mut error = None;
         for step in 0..steps {
+            let watched = scene.crowd.as_ref().map_or(0.0, |c| c.watch_ms);
             let start = Instant::now();
             let result = scene.step(spec.dt);
-            let ms = start.elapsed().as_secs_f64() * 1e3;
+            // The characters' per-step checks are the run's, not the step's.
+            let checks = scene.crowd.as_ref().map_or(0.0, |c| c.watch_ms) - watched;
+            let ms = start.elapsed().as_secs_f64() * 1e3 - checks;
             match result {
                 Ok(r) => {
                     timing.collide += r.collide_ms;
@@ -215,6 +227,7 @@ pub fn run(spec: &SceneSpec, options: &Options, on_step: &mut dyn FnMut()) -> Re
             timing.record(step, ms);
             on_step();
         }
+        timing.moves = scene.crowd.as_ref().map_or(0.0, |c| c.move_ms);
         timings.push(timing);
         last = Some((scene, report, error));
     }
@@ -245,6 +258,14 @@ pub fn run(spec: &SceneSpec, options: &Options, on_step: &mut dyn FnMut()) -> Re
         contact_points += manifold.points.len();
     }
     let points = scene.mass_spring.as_ref().map_or(0, |m| m.points().len());
+    let (us_per_move, us_per_eight_casts) = match &scene.crowd {
+        Some(crowd) => {
+            let moves = (steps * crowd.characters.len()).max(1) as f64;
+            let casts = crowd.eight_casts_us(&scene.world, spec.dt);
+            (Some(best.moves * 1e3 / moves), Some(casts))
+        }
+        None => (None, None),
+    };
     Report {
         scene: spec.name,
         bodies: report.dynamic_bodies + points,
@@ -269,6 +290,8 @@ pub fn run(spec: &SceneSpec, options: &Options, on_step: &mut dyn FnMut()) -> Re
             .bodies()
             .filter(|(_, b)| b.is_sleeping())
             .count(),
+        us_per_move,
+        us_per_eight_casts,
         settings: Settings::from(scene.world.settings()),
         error,
     }
@@ -296,6 +319,8 @@ fn failed(spec: &SceneSpec, steps: usize, options: &Options, error: String) -> R
         ms_collide: 0.0,
         ms_solve: 0.0,
         bodies_asleep: 0,
+        us_per_move: None,
+        us_per_eight_casts: None,
         settings: Settings::from(&options.settings),
         error: Some(error),
     }

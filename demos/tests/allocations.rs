@@ -81,3 +81,39 @@ fn settled_scenes_step_without_allocating() {
         );
     }
 }
+
+#[test]
+fn characters_walk_without_allocating() {
+    let spec = find("character").unwrap();
+    let mut scene = (spec.build)();
+    // Counts what the characters' updates allocate over `steps` steps (the world's own steps
+    // are not counted).
+    let mut walk = |steps: usize, counted: bool| {
+        ALLOCATIONS.store(0, Ordering::Relaxed);
+        for _ in 0..steps {
+            scene.world.step(spec.dt).unwrap();
+            let crowd = scene.crowd.as_mut().unwrap();
+            COUNTING.store(counted, Ordering::Relaxed);
+            crowd.update(&mut scene.world, spec.dt).unwrap();
+            COUNTING.store(false, Ordering::Relaxed);
+            scene.world.drain_events().for_each(drop);
+        }
+        ALLOCATIONS.load(Ordering::Relaxed)
+    };
+    walk(60, false);
+    // The ramp, the stairs, the slope and the platform: casts, contacts, steps, snapping and
+    // riding.
+    let count = walk(360, true);
+    assert_eq!(
+        count, 0,
+        "{count} allocations in 360 steps of 100 characters"
+    );
+    // The first pushes (from step 433) wake the crates, which grows the world's list of woken
+    // bodies once; the pushing goes on to step 450.
+    walk(16, false);
+    let count = walk(16, true);
+    assert_eq!(
+        count, 0,
+        "{count} allocations in 16 steps of pushing crates"
+    );
+}

@@ -40,6 +40,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("large_pyramid", 0x780ca5e095601c37),
     ("many_pyramids", 0x5c7fcaadedf03b33),
     ("joint_grid100", 0xb67e4f4279c305df),
+    ("character", 0xf1fe35b6d9797912),
 ];
 
 #[test]

@@ -84,7 +84,7 @@ fn spring_net_joint_grid_and_the_toolkit_scenes_pass() {
 }
 
 /// The catalogue holds SCENES.md's scenes in SCENES.md's order (the toolkit's rope and cloth,
-/// which SCENES.md does not have, after spring_net).
+/// which SCENES.md does not have, after spring_net; the gameplay scenes last).
 #[test]
 fn the_catalogue_follows_scenes_md() {
     let names: Vec<&str> = sprung_demos::catalogue().iter().map(|s| s.name).collect();
@@ -104,6 +104,7 @@ fn the_catalogue_follows_scenes_md() {
             "large_pyramid",
             "many_pyramids",
             "joint_grid100",
+            "character",
         ]
     );
     let steps = |name| find(name).unwrap().steps;

@@ -448,9 +448,25 @@ impl World {
         margin: Real,
         filter: &QueryFilter,
     ) -> Result<Vec<ShapeContact>, Error> {
+        let mut found = Vec::new();
+        self.contacts_with_shape_into(shape, pose, margin, filter, &mut found)?;
+        Ok(found)
+    }
+
+    /// [`contacts_with_shape`](Self::contacts_with_shape) into `out` (cleared first), so that a
+    /// caller asking every frame keeps one buffer instead of allocating. Refused as it is;
+    /// `out` is then left empty.
+    pub fn contacts_with_shape_into(
+        &self,
+        shape: &Shape,
+        pose: &Isometry<Real>,
+        margin: Real,
+        filter: &QueryFilter,
+        out: &mut Vec<ShapeContact>,
+    ) -> Result<(), Error> {
+        out.clear();
         let pose = &check_shape(shape, pose)?;
         check_margin("margin", margin)?;
-        let mut found = Vec::new();
         let sweep = Sweep {
             start: shape.aabb(pose).loosened(margin),
             dir: Vector::zeros(),
@@ -458,7 +474,7 @@ impl World {
         };
         self.query_view().for_each(&sweep, filter, |c| {
             level::contacts(shape, pose, &c.collider.shape, &c.pose, margin, |contact| {
-                found.push(ShapeContact {
+                out.push(ShapeContact {
                     collider: c.handle,
                     body: c.body,
                     distance: contact.separation,
@@ -469,8 +485,8 @@ impl World {
             });
         });
         // Stable: a collider's own contacts stay in the order its pieces came.
-        found.sort_by_key(|c| c.collider);
-        Ok(found)
+        out.sort_by_key(|c| c.collider);
+        Ok(())
     }
 }
 

@@ -59,6 +59,14 @@ pub enum Check {
         /// Largest allowed displacement of a point in the last update (m).
         max_motion: Real,
     },
+    /// Characters walking a course: every one past the goal line, none ever nearer a collider
+    /// than `min_clearance` or below the floor (watched every step by [`Scene::step`]).
+    Characters {
+        /// The line along x each must have crossed (m).
+        goal_x: Real,
+        /// The least distance to any collider allowed at any step (m): half the skin.
+        min_clearance: Real,
+    },
     /// The spring net: finite, stretched as physics says, hanging where physics says, at rest.
     SpringNet {
         /// Rest length of the net's springs (m).
@@ -167,6 +175,9 @@ impl Scene {
                 self.watched.passed |= b.translation().x > beyond;
             }
         }
+        if let Some(crowd) = &mut self.crowd {
+            crowd.watch(&self.world);
+        }
     }
 
     /// Tracked bodies whose centre has |x| > 100 or |z| > 100 or y < -1, or is not finite
@@ -227,6 +238,25 @@ impl Scene {
                     Figure::new("max_drift", drift, Limit::Below(max_drift)),
                     Figure::new("max_sink", sink, Limit::Below(max_sink)),
                     Figure::new("min_y", lowest, Limit::Above(min_y)),
+                ]
+            }
+            Check::Characters {
+                goal_x: _,
+                min_clearance,
+            } => {
+                let Some(crowd) = &self.crowd else {
+                    return Vec::new();
+                };
+                let all = crowd.characters.len() as Real;
+                vec![
+                    Figure::new("arrived", crowd.arrived() as f64, Limit::Equal(all)),
+                    Figure::new(
+                        "min_clearance",
+                        f64::from(crowd.min_clearance),
+                        Limit::Above(min_clearance),
+                    ),
+                    Figure::new("fell_through", crowd.fell_through as f64, Limit::Equal(0.0)),
+                    Figure::new("lost", self.lost() as f64, Limit::Equal(0.0)),
                 ]
             }
             Check::MassSpring {

@@ -2,6 +2,7 @@
 
 mod box3d;
 mod ccd;
+mod character;
 mod checks;
 mod falling;
 mod joints;
@@ -9,6 +10,7 @@ mod pyramid;
 mod showcase;
 mod soft;
 
+pub use character::Crowd;
 pub use checks::{Check, Figure, Limit};
 pub use showcase::UPRIGHT_AT as SHOWCASE_UPRIGHT_AT;
 
@@ -41,6 +43,8 @@ pub struct Scene {
     pub mass_spring: Option<sprung::spring::MassSpring>,
     /// What the checks saw during the run, for checks that watch every step (see [`Check::Pass`]).
     pub watched: Watched,
+    /// Kinematic characters, updated after each step of the world.
+    pub crowd: Option<Crowd>,
 }
 
 /// What the checks that watch every step have seen so far; [`Scene::step`] updates it.
@@ -59,31 +63,41 @@ impl Scene {
             check,
             mass_spring: None,
             watched: Watched::default(),
+            crowd: None,
         }
     }
 
     /// One step of `dt`: the world, then its rope or cloth against the world's colliders, then
-    /// the checks that watch every step.
+    /// its characters, then the checks that watch every step.
     pub fn step(&mut self, dt: Real) -> Result<sprung::StepReport, sprung::Error> {
         let report = self.world.step(dt)?;
         if let Some(m) = &mut self.mass_spring {
             m.update(Some(&self.world));
         }
+        if let Some(crowd) = &mut self.crowd {
+            crowd.update(&mut self.world, dt)?;
+        }
         self.watch();
         Ok(report)
     }
 
-    /// The world's [`World::state_hash`], with the bits of the rope's or cloth's points folded
-    /// in (FNV-1a over them, after the world's hash).
+    /// The world's [`World::state_hash`], with the bits of the characters' positions and the
+    /// rope's or cloth's points folded in (FNV-1a over them, after the world's hash).
     pub fn state_hash(&self) -> u64 {
         let mut hash = self.world.state_hash();
+        let fold = |hash: &mut u64, x: Real| {
+            for byte in x.to_bits().to_le_bytes() {
+                *hash = (*hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        };
+        if let Some(crowd) = &self.crowd {
+            for c in &crowd.characters {
+                c.position().iter().for_each(|&x| fold(&mut hash, x));
+            }
+        }
         if let Some(m) = &self.mass_spring {
             for p in m.points() {
-                for x in p.coords.iter() {
-                    for byte in x.to_bits().to_le_bytes() {
-                        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-                    }
-                }
+                p.coords.iter().for_each(|&x| fold(&mut hash, x));
             }
         }
         hash
@@ -91,7 +105,7 @@ impl Scene {
 }
 
 /// Every scene, SCENES.md's in its order (the spring toolkit's rope and cloth, which SCENES.md
-/// does not have, after spring_net).
+/// does not have, after spring_net; the gameplay scenes last).
 pub fn catalogue() -> &'static [SceneSpec] {
     &[
         SceneSpec {
@@ -171,6 +185,12 @@ pub fn catalogue() -> &'static [SceneSpec] {
             steps: 100,
             dt: 1.0 / 60.0,
             build: box3d::joint_grid100,
+        },
+        SceneSpec {
+            name: "character",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: character::character,
         },
     ]
 }
