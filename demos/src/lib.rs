@@ -18,4 +18,4 @@ pub mod runner;
 pub mod scenes;
 pub mod spring_plot;
 
-pub use scenes::{catalogue, find, find_any, Check, Scene, SceneSpec, SHOWCASE};
+pub use scenes::{catalogue, find, find_any, Check, Crowd, Scene, SceneSpec, Steer, SHOWCASE};

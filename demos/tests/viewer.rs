@@ -200,3 +200,27 @@ fn impostor_spheres_draw_what_sphere_meshes_draw() {
         share * 100.0
     );
 }
+
+#[test]
+fn the_viewer_walks_the_character_scene_with_w_and_follows_it() {
+    // W held for two seconds: the middle lane's character walks down the course (+x, away
+    // from the camera behind it), the others walk as scripted, and the camera follows.
+    let args = ["--hold".to_string(), "w".to_string()];
+    let Some((picture, stdout)) = render("character", 120, &args, "character") else {
+        return;
+    };
+    assert_is_a_picture(
+        &Run {
+            picture,
+            moved: 0.0,
+        },
+        "character",
+    );
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("character moved"))
+        .unwrap_or_else(|| panic!("no character report in:\n{stdout}"));
+    let moved: f32 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+    // Two seconds at 5 m/s, less the spring's start (halflife 0.1 s): about 9.3 m.
+    assert!((8.5..10.0).contains(&moved), "{line}");
+}

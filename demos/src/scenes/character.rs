@@ -16,6 +16,8 @@ pub const CHARACTERS: usize = 100;
 const LANE: Real = 1.0;
 /// The goal velocity: 4 m/s along +x.
 const SPEED: Real = 4.0;
+/// A player's jump (m/s): 0.8 m high.
+pub const JUMP_SPEED: Real = 4.0;
 /// The line every character must cross (m, along x).
 pub const GOAL_X: Real = 34.0;
 /// The course's half-width along z (m): wider than the lanes.
@@ -42,6 +44,19 @@ pub struct Crowd {
     pub min_clearance: Real,
     /// Characters whose centre was ever below the floor.
     pub fell_through: usize,
+    /// One character driven by a player instead of the script (the viewer's).
+    pub steer: Option<Steer>,
+}
+
+/// A player's input for one character of a [`Crowd`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Steer {
+    /// Which character (its lane).
+    pub index: usize,
+    /// The goal velocity (m/s).
+    pub goal: Vector<Real>,
+    /// Jump at the next update, if standing.
+    pub jump: bool,
 }
 
 impl Crowd {
@@ -49,8 +64,17 @@ impl Crowd {
     pub fn update(&mut self, world: &mut World, dt: Real) -> Result<(), sprung::Error> {
         let filter = QueryFilter::new();
         let start = Instant::now();
-        for character in &mut self.characters {
-            character.update(world, self.goal, dt, &filter)?;
+        for (i, character) in self.characters.iter_mut().enumerate() {
+            let goal = match &mut self.steer {
+                Some(steer) if steer.index == i => {
+                    if std::mem::take(&mut steer.jump) && character.is_grounded() {
+                        character.jump(JUMP_SPEED)?;
+                    }
+                    steer.goal
+                }
+                _ => self.goal,
+            };
+            character.update(world, goal, dt, &filter)?;
         }
         self.move_ms += start.elapsed().as_secs_f64() * 1e3;
         Ok(())
@@ -198,6 +222,7 @@ pub fn character() -> Scene {
         watch_ms: 0.0,
         min_clearance: Real::INFINITY,
         fell_through: 0,
+        steer: None,
     });
     scene
 }

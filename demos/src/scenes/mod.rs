@@ -10,7 +10,7 @@ mod pyramid;
 mod showcase;
 mod soft;
 
-pub use character::Crowd;
+pub use character::{Crowd, Steer, CHARACTERS};
 pub use checks::{Check, Figure, Limit};
 pub use showcase::UPRIGHT_AT as SHOWCASE_UPRIGHT_AT;
 

@@ -44,6 +44,20 @@ const HELP: &[&str] = &[
     "spring: Q/A hertz   W/S damping ratio   E/D force cap",
 ];
 
+/// The help of the character scene, whose keys drive a character.
+const CHARACTER_HELP: &[&str] = &[
+    "W/A/S/D walk (from the camera's view)   Space jump   P pause",
+    "left drag space: orbit   wheel: zoom   the camera follows the character",
+    "N step   R restart   T slow motion   Tab / shift+Tab next / previous scene",
+    "1 contacts   3 AABBs   H hide help   I all stats",
+];
+
+/// The character a player drives in the character scene: the middle lane.
+const PLAYER: usize = sprung_demos::scenes::CHARACTERS / 2;
+
+/// A player's walking speed (m/s).
+const WALK: Real = 5.0;
+
 /// Slow-motion factors that T cycles through.
 const SLOW: [Real; 3] = [1.0, 0.25, 0.05];
 
@@ -62,6 +76,8 @@ struct Options {
     show: Show,
     msaa: Option<i32>,
     spheres: SphereStyle,
+    /// W, A, S, D held for the whole run (scripted).
+    hold: [bool; 4],
 }
 
 /// sprung's viewer: every scene of the catalogue in a window, with the mouse as a spring.
@@ -97,6 +113,22 @@ struct Cli {
     /// of many spheres and meshes otherwise.
     #[arg(long, value_name = "STYLE", value_enum, default_value_t)]
     spheres: SphereStyle,
+    /// Hold these of the keys W, A, S, D for the whole run (with --frames): drives the
+    /// character scene's character; the run then reports how far it went.
+    #[arg(long, value_name = "KEYS", value_parser = held, requires = "frames")]
+    hold: Option<[bool; 4]>,
+}
+
+/// `--hold`'s letters: some of w, a, s and d.
+fn held(text: &str) -> Result<[bool; 4], String> {
+    let mut keys = [false; 4];
+    for c in text.chars() {
+        let i = "wasd"
+            .find(c.to_ascii_lowercase())
+            .ok_or_else(|| format!("{c}: only w, a, s and d can be held"))?;
+        keys[i] = true;
+    }
+    Ok(keys)
 }
 
 /// What `--show` can start with.
@@ -173,6 +205,7 @@ impl From<Cli> for Options {
             show,
             msaa: cli.msaa,
             spheres: cli.spheres,
+            hold: cli.hold.unwrap_or_default(),
         }
     }
 }
@@ -250,6 +283,8 @@ struct Input {
     pan: bool,
     wheel: f32,
     keys: Vec<KeyCode>,
+    /// W, A, S and D as held now (the character's stick).
+    held: [bool; 4],
     shift: bool,
 }
 
@@ -276,6 +311,7 @@ impl Input {
                 _ => 0.0,
             },
             keys: get_keys_pressed().into_iter().collect(),
+            held: [KeyCode::W, KeyCode::A, KeyCode::S, KeyCode::D].map(is_key_down),
             shift,
         }
     }
@@ -378,6 +414,8 @@ struct App {
     stats: Stats,
     script: Option<Script>,
     frame: u64,
+    /// Where the player's character was at the first frame (the character scene).
+    player_start: Option<Vec3>,
     list: (Vec2, Vec2),
     sketch: overlay::Sketch,
     /// The impostors' shader; `None` if it did not compile (spheres are then meshes).
@@ -435,6 +473,7 @@ impl App {
             stats: Stats::default(),
             script,
             frame: 0,
+            player_start: None,
             list: (Vec2::ZERO, Vec2::ZERO),
             sketch: overlay::Sketch::default(),
             sphere_material,
@@ -472,10 +511,16 @@ impl App {
             let scripted = self.options.frames.is_some();
             // A scripted drag replaces the mouse and keys; `--frames` alone only fixes the frame
             // time and the end, so a person (or xdotool) can still use the window.
-            let input = match self.script {
+            let mut input = match self.script {
                 Some(script) => script.input(self.frame),
                 None => Input::real(),
             };
+            if self.options.hold.contains(&true) {
+                input.held = self.options.hold;
+            }
+            if self.frame == 0 {
+                self.player_start = self.player_position();
+            }
             if self.script.is_none() && is_key_pressed(KeyCode::Escape) {
                 return 0;
             }
@@ -506,6 +551,18 @@ impl App {
             } else {
                 println!("screenshot: {}", path.display());
             }
+        }
+        if let (Some(from), Some(to)) = (self.player_start, self.player_position()) {
+            println!(
+                "character moved {:.3} m from ({:.3}, {:.3}, {:.3}) to ({:.3}, {:.3}, {:.3})",
+                (to - from).length(),
+                from.x,
+                from.y,
+                from.z,
+                to.x,
+                to.y,
+                to.z
+            );
         }
         if self.script.is_some() {
             let moved = match (&self.drag, self.last_dragged) {
@@ -542,6 +599,9 @@ impl App {
     }
 
     fn handle_keys(&mut self, input: &Input) {
+        if self.scene.crowd.is_some() {
+            return self.drive(input);
+        }
         for key in &input.keys {
             match key {
                 KeyCode::Space => self.paused = !self.paused,
@@ -573,6 +633,56 @@ impl App {
                 KeyCode::E | KeyCode::D => self.change_spring(|s| s.change_cap(*key == KeyCode::E)),
                 _ => {}
             }
+        }
+    }
+
+    /// Where the player's character is, in the character scene.
+    fn player_position(&self) -> Option<Vec3> {
+        let crowd = self.scene.crowd.as_ref()?;
+        Some(scene_view::point3(
+            &crowd.characters.get(PLAYER)?.position(),
+        ))
+    }
+
+    /// The character scene's keys: W/A/S/D walk the player's character in the camera's frame,
+    /// Space jumps, P pauses; the others as in every scene.
+    fn drive(&mut self, input: &Input) {
+        let (forward, right, _) = self.orbit.basis();
+        let flat = |v: Vec3| Vec3::new(v.x, 0.0, v.z).normalize_or_zero();
+        let [w, a, s, d] = input.held.map(|down| if down { 1.0 } else { 0.0 });
+        let stick = flat(forward) * (w - s) + flat(right) * (d - a);
+        let goal = scene_view::to_vector(stick.normalize_or_zero() * WALK);
+        let mut jump = false;
+        for key in &input.keys {
+            match key {
+                KeyCode::Space => jump = true,
+                KeyCode::P => self.paused = !self.paused,
+                KeyCode::N => self.single_step(),
+                KeyCode::R => self.load(self.current),
+                KeyCode::T => self.slow = (self.slow + 1) % SLOW.len(),
+                KeyCode::Tab => {
+                    let n = self.specs.len();
+                    let next = if input.shift {
+                        (self.current + n - 1) % n
+                    } else {
+                        (self.current + 1) % n
+                    };
+                    return self.load(next);
+                }
+                KeyCode::Key1 => self.show.contacts = !self.show.contacts,
+                KeyCode::Key3 => self.show.aabbs = !self.show.aabbs,
+                KeyCode::H => self.show.hide_help = !self.show.hide_help,
+                KeyCode::I => self.show.all_stats = !self.show.all_stats,
+                _ => {}
+            }
+        }
+        if let Some(crowd) = &mut self.scene.crowd {
+            let jump = jump || crowd.steer.is_some_and(|s| s.jump);
+            crowd.steer = Some(sprung_demos::Steer {
+                index: PLAYER,
+                goal,
+                jump,
+            });
         }
     }
 
@@ -686,6 +796,15 @@ impl App {
             }
             self.stats.steps_this_frame = self.stepper.updates() as u32;
         }
+        if let Some(player) = self
+            .scene
+            .crowd
+            .as_ref()
+            .and_then(|c| c.characters.get(PLAYER))
+        {
+            self.orbit
+                .follow(scene_view::point3(&player.position()), 0.15);
+        }
         if let Some(body) = self.follow {
             match self.scene.world.interpolated_pose(body, self.alpha) {
                 Some(pose) => self.orbit.follow(to_vec3(&pose.translation.vector), 0.15),
@@ -718,6 +837,11 @@ impl App {
             dragged: self.drag.map(|d| d.body),
             islands: islands.as_ref(),
             mass_spring: self.scene.mass_spring.as_ref(),
+            crowd: self
+                .scene
+                .crowd
+                .as_ref()
+                .map(|c| (c.characters.as_slice(), PLAYER)),
         };
         self.view.update(&self.scene.world, self.alpha, &tint);
         let (_, _, up) = self.orbit.basis();
@@ -867,7 +991,12 @@ impl App {
         }
         lines.push((spring, colour));
         if !self.show.hide_help {
-            lines.extend(HELP.iter().map(|h| (h.to_string(), overlay::TEXT)));
+            let help = if self.scene.crowd.is_some() {
+                CHARACTER_HELP
+            } else {
+                HELP
+            };
+            lines.extend(help.iter().map(|h| (h.to_string(), overlay::TEXT)));
         }
         let height = lines.len() as f32 * TEXT_SIZE as f32 * 1.15 + 10.0;
         overlay::panel(
@@ -892,6 +1021,15 @@ fn initial_view(spec: &SceneSpec, scene: &Scene) -> Orbit {
             distance: 17.0,
             yaw: 0.25,
             pitch: 0.32,
+        };
+    }
+    // Behind the player's character, looking down the course (+x): W walks it.
+    if let Some(player) = scene.crowd.as_ref().and_then(|c| c.characters.get(PLAYER)) {
+        return Orbit {
+            target: point3(&player.position()),
+            distance: 9.0,
+            yaw: -std::f32::consts::FRAC_PI_2,
+            pitch: 0.35,
         };
     }
     let world = &scene.world;

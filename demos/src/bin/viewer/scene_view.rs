@@ -85,6 +85,8 @@ pub struct SceneView {
     frame: Batch,
     /// The ball drawn at each point of a rope or cloth.
     point_mesh: Option<LocalMesh>,
+    /// The capsule drawn for each character.
+    character_mesh: Option<LocalMesh>,
     /// Whether spheres are drawn as impostors (into `spheres`) rather than meshes.
     impostors: bool,
     /// This frame's spheres, as impostors' quads.
@@ -137,6 +139,8 @@ pub struct Tint<'a> {
     pub islands: Option<&'a HashMap<BodyHandle, u32>>,
     /// A rope or cloth of the spring toolkit beside the world: its points are drawn as balls.
     pub mass_spring: Option<&'a sprung::spring::MassSpring>,
+    /// Kinematic characters beside the world, and which one the player drives (drawn lighter).
+    pub crowd: Option<(&'a [sprung_control::Character], usize)>,
 }
 
 impl SceneView {
@@ -159,6 +163,7 @@ impl SceneView {
             statics: Batch::default(),
             frame: Batch::default(),
             point_mesh: None,
+            character_mesh: None,
             impostors,
             spheres: Batch::default(),
         };
@@ -238,6 +243,21 @@ impl SceneView {
                     .entry(c)
                     .or_insert_with(|| LocalMesh::new(&solid(collider.shape()), detail, false));
                 self.frame.add(mesh, &pose, tint, &self.light);
+            }
+        }
+        if let Some((characters, player)) = tint.crowd {
+            let detail = self.detail;
+            for (i, character) in characters.iter().enumerate() {
+                let mesh = self.character_mesh.get_or_insert_with(|| {
+                    LocalMesh::new(&solid(character.shape()), detail, false)
+                });
+                let colour = if i == player {
+                    palette::highlighted(CHARACTER)
+                } else {
+                    CHARACTER
+                };
+                let at = pose(&character.pose());
+                self.frame.add(mesh, &at, colour, &self.light);
             }
         }
         if let Some(system) = tint.mass_spring {
@@ -341,3 +361,6 @@ pub fn islands(world: &World) -> HashMap<BodyHandle, u32> {
 
 /// The colour of a point of the mass-spring system, and of its springs.
 pub const MASS_SPRING: Color = Color::new(0.85, 0.35, 0.25, 1.0);
+
+/// The colour of the characters.
+pub const CHARACTER: Color = Color::new(0.25, 0.55, 0.85, 1.0);
