@@ -100,6 +100,18 @@ pub fn cast(
     region: &Aabb,
 ) -> Option<Toi> {
     let (pose, velocity) = (&motion.start, &motion.linear_velocity);
+    let numbers = pose
+        .translation
+        .vector
+        .iter()
+        .chain(pose.rotation.coords.iter());
+    let finite = numbers
+        .chain(velocity.iter())
+        .chain(motion.angular_velocity.iter())
+        .all(|x| x.is_finite());
+    if !finite {
+        return None; // as time_of_impact: no finite answer
+    }
     let turning = motion.angular_velocity != Vector::zeros();
     if let (Shape::HalfSpace(half), false) = (other, turning) {
         let n = other_pose.rotation * half.normal.into_inner();

@@ -2,12 +2,16 @@
 //! origins, directions (huge and tiny included) and limits: no panic; a ray hit has a finite
 //! toi in [0, max_toi], a finite point and a unit normal; bad input (non-finite, zero
 //! direction, negative limit) is no hit. Time of impact on convex pairs with arbitrary
-//! velocities: a finite time in [0, max_t], finite normal and points, or `None`.
+//! velocities: a finite time in [0, max_t], finite normal and points, or `None`. Casts and
+//! contacts of a convex shape against any shape, level geometry included (`level`): the same,
+//! and finite contacts.
 #![no_main]
 
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use sprung_collision::cast::{ray_cast, time_of_impact, Motion};
+use sprung_collision::level;
+use sprung_collision::parry3d::bounding_volume::BoundingVolume;
 use sprung_collision::parry3d::math::Point;
 use sprung_collision_fuzz::{
     direction, finite, finite_point, finite_vector, number, plausible, pose, vector, Recipe,
@@ -100,11 +104,57 @@ fn tois(u: &mut Unstructured) -> Result<()> {
     Ok(())
 }
 
+fn levels(u: &mut Unstructured) -> Result<()> {
+    let (ra, rb) = (Recipe::draw(u, true)?, Recipe::draw(u, false)?);
+    let (Ok(a), Ok(b)) = (ra.build(), rb.build()) else {
+        return Ok(());
+    };
+    let (pose_a, pose_b) = (pose(u)?, pose(u)?);
+    let velocity = direction(u)?;
+    let motion = Motion::linear(pose_a, velocity);
+    let max_t = if u.ratio(1, 4)? {
+        number(u)?
+    } else {
+        plausible(u)?.abs()
+    };
+    let target = if u.ratio(1, 4)? {
+        number(u)?
+    } else {
+        plausible(u)?.abs() * 0.01
+    };
+    // The region a caller gives: the swept box, over a finite reach.
+    let reach = if max_t.is_finite() { max_t.min(1e3) } else { 1e3 };
+    let end = motion.pose_at(reach);
+    let region = a.aabb(&pose_a).merged(&a.aabb(&end)).loosened(target.abs().min(1e3));
+    let what = || format!("{ra:?} at {pose_a:?} v {velocity:?} / {rb:?} at {pose_b:?}");
+    if let Some(t) = level::cast(&a, &motion, max_t, target, &b, &pose_b, &region) {
+        assert!(finite(t.t) && t.t >= 0.0 && t.t <= max_t, "{}: {t:?}", what());
+        assert!(
+            finite_vector(&t.normal) && finite_point(&t.point_a) && finite_point(&t.point_b),
+            "{}: {t:?}",
+            what()
+        );
+    }
+    let margin = plausible(u)?.abs() * 0.1;
+    level::contacts(&a, &pose_a, &b, &pose_b, margin, |c| {
+        assert!(
+            finite(c.separation)
+                && finite_vector(&c.normal)
+                && finite_point(&c.point_a)
+                && finite_point(&c.point_b),
+            "{}: {c:?}",
+            what()
+        );
+        assert!(c.separation <= margin * (1.0 + 1e-5) + 1e-5, "{}: {c:?}", what());
+    });
+    Ok(())
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    let _ = if u.arbitrary::<bool>().unwrap_or(false) {
-        rays(&mut u)
-    } else {
-        tois(&mut u)
+    let _ = match u.choose_index(3).unwrap_or(0) {
+        0 => rays(&mut u),
+        1 => tois(&mut u),
+        _ => levels(&mut u),
     };
 });
