@@ -87,6 +87,27 @@ pub enum JointKind {
         /// A soft weld: a spring on position and orientation instead of rigid rows.
         spring: Option<Spring>,
     },
+    /// A spring along a ray, for floating characters and hover craft: each step the engine
+    /// casts a ray from the body's anchor along the world `axis` (unit; down, usually) up to
+    /// `max_length` m, and where it hits, one soft row holds the anchor's height over the hit
+    /// point, measured along the axis, at `rest_length` (the spring) and never below
+    /// `min_length` (rigid: a bump stop). Nothing within reach: no force. The ground hit is
+    /// held as the world is (not pushed back).
+    RaySpring {
+        /// The ray's direction (world, unit).
+        axis: Vector<Real>,
+        /// The length the spring pulls the anchor's height to (m).
+        rest_length: Real,
+        /// The shortest the height may be (m): a rigid stop.
+        min_length: Real,
+        /// How far the ray looks (m).
+        max_length: Real,
+        /// The spring.
+        spring: Spring,
+        /// Where the last step's ray hit (world), filled in by the engine; `None` if it hit
+        /// nothing.
+        ground: Option<Point<Real>>,
+    },
     /// Drives the body's velocity along (linear) or about (angular) a world axis towards a
     /// speed, with at most `max_force` (N, or N m).
     Motor {
@@ -264,6 +285,47 @@ impl JointBuilder {
         JointBuilder::with(kind, Point::origin(), Point::origin(), true)
     }
 
+    /// A spring along a ray, for [`crate::World::add_world_joint`]: holds the height of the
+    /// body's `anchor` (body frame) over whatever a ray from it along the world `axis` hits
+    /// within `max_length` at `rest_length`, by `spring` (see [`JointKind::RaySpring`]); the
+    /// height never goes below zero (set a higher stop with [`JointBuilder::limits`]).
+    ///
+    /// ```
+    /// use sprung::{ColliderBuilder, JointBuilder, RigidBodyBuilder, Spring, World};
+    /// use sprung::math::{Point, Vector};
+    ///
+    /// let mut world = World::default();
+    /// let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// world.add_collider(ColliderBuilder::halfspace(Vector::y()), ground).unwrap();
+    /// let craft = world.add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 1.0, 0.0))).unwrap();
+    /// world.add_collider(ColliderBuilder::ball(0.25), craft).unwrap();
+    /// // Held 1 m up by a 2 Hz spring, the sag (g / (2 pi 2)^2 = 6.2 cm) fed forward.
+    /// let sag = 9.81 / (2.0 * std::f32::consts::PI * 2.0).powi(2);
+    /// let hover = Spring::Frequency { hertz: 2.0, damping_ratio: 1.0 };
+    /// world.add_world_joint(JointBuilder::ray_spring(Point::origin(), -Vector::y(), 1.0 + sag, 3.0, hover), craft).unwrap();
+    /// for _ in 0..300 {
+    ///     world.step(1.0 / 60.0).unwrap();
+    /// }
+    /// assert!((world.body(craft).unwrap().translation().y - 1.0).abs() < 1e-3);
+    /// ```
+    pub fn ray_spring(
+        anchor: Point<Real>,
+        axis: Vector<Real>,
+        rest_length: Real,
+        max_length: Real,
+        spring: Spring,
+    ) -> Self {
+        let kind = JointKind::RaySpring {
+            axis,
+            rest_length,
+            min_length: 0.0,
+            max_length,
+            spring,
+            ground: None,
+        };
+        JointBuilder::with(kind, Point::origin(), anchor, true)
+    }
+
     /// A motor, for [`crate::World::add_world_joint`]: drives the angular velocity about the
     /// world `axis` towards `speed` (rad/s) with at most `max_torque` (N m).
     pub fn angular_motor(axis: Vector<Real>, speed: Real, max_torque: Real) -> Self {
@@ -383,9 +445,9 @@ impl JointBuilder {
                 d.spring = Some(spring);
                 d.holds_rest_length = true;
             }
-            JointKind::Attachment { spring: s, .. } | JointKind::Upright { spring: s, .. } => {
-                *s = spring
-            }
+            JointKind::Attachment { spring: s, .. }
+            | JointKind::Upright { spring: s, .. }
+            | JointKind::RaySpring { spring: s, .. } => *s = spring,
             JointKind::Hinge { spring: s, .. }
             | JointKind::Fixed { spring: s, .. }
             | JointKind::Slider { spring: s, .. } => *s = Some(spring),
@@ -395,9 +457,15 @@ impl JointBuilder {
     }
 
     /// Distance limits (m): the length stays within `[min, max]` (rigid), whatever the spring.
+    /// A ray spring's: the shortest its height may be (a bump stop) and how far its ray looks.
     pub fn limits(mut self, min: Real, max: Real) -> Self {
         match &mut self.kind {
             JointKind::Distance(d) => (d.min_length, d.max_length) = (min, max),
+            JointKind::RaySpring {
+                min_length,
+                max_length,
+                ..
+            } => (*min_length, *max_length) = (min, max),
             _ => {
                 return self.misused(
                     "limits: only a distance joint has length limits (hinges: angle_limits, \
@@ -417,12 +485,16 @@ impl JointBuilder {
         self
     }
 
-    /// Whether the joint joins a body to the world (attachments, upright springs, motors):
+    /// Whether the joint joins a body to the world (attachments, upright springs, ray springs,
+    /// motors):
     /// those go through [`crate::World::add_world_joint`].
     pub(crate) fn is_world_only(&self) -> bool {
         matches!(
             self.kind,
-            JointKind::Attachment { .. } | JointKind::Upright { .. } | JointKind::Motor { .. }
+            JointKind::Attachment { .. }
+                | JointKind::Upright { .. }
+                | JointKind::Motor { .. }
+                | JointKind::RaySpring { .. }
         )
     }
 
@@ -489,6 +561,27 @@ pub(crate) fn check_kind(kind: &mut JointKind) -> Result<(), Error> {
             } => {
                 *body_axis = limits::axis("upright axis length", body_axis)?;
                 *world_axis = limits::axis("upright axis length", world_axis)?;
+                Some(*spring)
+            }
+            JointKind::RaySpring {
+                axis,
+                rest_length,
+                min_length,
+                max_length,
+                spring,
+                ground: _,
+            } => {
+                *axis = limits::axis("ray spring axis length", axis)?;
+                let lengths = [*rest_length, *min_length, *max_length];
+                limits::bounded(
+                    "ray spring length",
+                    &lengths,
+                    limits::MAX_COORDINATE,
+                    "ray spring length: at most 1e5 m",
+                )?;
+                if lengths.iter().any(|&l| l < 0.0) || *max_length < *min_length {
+                    return Err(Error::Negative("ray spring length"));
+                }
                 Some(*spring)
             }
             JointKind::Motor {

@@ -20,7 +20,8 @@ use sprung_solver::body::{Bodies, STATIC};
 use sprung_solver::contact::{Contact, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
     BallJoint, DistanceJoint, FixedJoint, HingeJoint, HingeSettings, JointConstraint, JointFrame,
-    JointKind as Rows, MotorJoint, MotorSettings, SliderJoint, SliderSettings, UprightJoint,
+    JointKind as Rows, MotorJoint, MotorSettings, RaySpringJoint, RaySpringSettings, SliderJoint,
+    SliderSettings, UprightJoint,
 };
 use sprung_solver::pgs::{Solver, SolverSettings};
 use sprung_spring::FixedStepper;
@@ -824,6 +825,7 @@ impl World {
         let gather_ms = clock.lap();
         let context = self.settings.step_under(dt, &self.gravity);
         self.build_contacts();
+        self.cast_ray_springs();
         self.build_joints(&context);
         self.solver
             .solve(&mut self.solver_bodies, &self.settings, &context);

@@ -81,25 +81,26 @@ impl World {
                 d.holds_rest_length |= spring.is_some();
                 Ok(())
             }
-            JointKind::Attachment { spring: s, .. } | JointKind::Upright { spring: s, .. } => {
-                match spring {
-                    Some(set) => {
-                        *s = set;
-                        Ok(())
-                    }
-                    None => Err(Error::NotApplicable(
-                        "set_joint_spring: an attachment or upright spring is its spring \
-                         (remove_joint removes it)",
-                    )),
+            JointKind::Attachment { spring: s, .. }
+            | JointKind::Upright { spring: s, .. }
+            | JointKind::RaySpring { spring: s, .. } => match spring {
+                Some(set) => {
+                    *s = set;
+                    Ok(())
                 }
-            }
+                None => Err(Error::NotApplicable(
+                    "set_joint_spring: an attachment, upright or ray spring is its spring \
+                         (remove_joint removes it)",
+                )),
+            },
             JointKind::Motor { .. } => Err(Error::WrongJointKind),
         })
     }
 
     /// The joint's coordinate now, from the bodies' poses: a hinge's angle (rad, in (-pi, pi],
     /// zero where it was added), a slider's translation (m: B's anchor's offset from A's along
-    /// the axis, what its limits bound), a distance joint's length (m).
+    /// the axis, what its limits bound), a distance joint's length (m), a ray spring's height
+    /// over what its ray hit at the last step (m).
     pub fn joint_position(&self, handle: JointHandle) -> Result<Real, Error> {
         let joint = self.joints.get(handle).ok_or(Error::StaleHandle)?;
         let pose_a = &self.bodies.at(joint.body_a.index).pose;
@@ -115,6 +116,12 @@ impl World {
             )),
             JointKind::Slider { axis_a, .. } => Ok(offset.dot(&(pose_a.rotation * axis_a))),
             JointKind::Distance(_) => Ok(offset.norm()),
+            JointKind::RaySpring { axis, ground, .. } => {
+                let anchor = pose_b * joint.local_anchor_b;
+                ground
+                    .map(|g| (g - anchor).dot(axis))
+                    .ok_or(Error::NotApplicable("joint_position: the ray hit nothing"))
+            }
             _ => Err(Error::WrongJointKind),
         }
     }

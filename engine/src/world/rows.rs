@@ -337,6 +337,42 @@ impl World {
         }
     }
 
+    /// Casts each ray spring's ray from its body's anchor (bodies asleep keep their last hit)
+    /// and keeps where it hit, for [`World::build_joints`]; a ray that hits nothing drops the
+    /// spring's carried impulses.
+    pub(super) fn cast_ray_springs(&mut self) {
+        for slot in 0..self.joints.slots() {
+            let Some(joint) = self.joints.live(slot) else {
+                continue;
+            };
+            let JointKind::RaySpring {
+                axis, max_length, ..
+            } = joint.kind
+            else {
+                continue;
+            };
+            let body = self.bodies.at(joint.body_b.index);
+            if body.is_sleeping() {
+                continue;
+            }
+            let origin = body.pose * joint.local_anchor_b;
+            let filter = crate::QueryFilter::new()
+                .exclude_body(joint.body_b)
+                .exclude_sensors();
+            let hit = self.cast_ray(origin, axis, max_length, true, &filter);
+            let ground = hit.ok().flatten().map(|h| origin + axis * h.toi);
+            let Some(joint) = self.joints.live_mut(slot) else {
+                continue;
+            };
+            if let JointKind::RaySpring { ground: g, .. } = &mut joint.kind {
+                *g = ground;
+            }
+            if ground.is_none() {
+                joint.impulses = [0.0; 8];
+            }
+        }
+    }
+
     /// Turns every joint into the solver's rows, anchored at the bodies' current poses.
     pub(super) fn build_joints(&mut self, step: &StepContext) {
         let (h, rigid) = (step.h, step.joint);
@@ -355,10 +391,15 @@ impl World {
                     b.solver_index
                 }
             };
-            let (pa, pb) = (
-                ba.pose * joint.local_anchor_a,
-                bb.pose * joint.local_anchor_b,
-            );
+            // A ray spring's anchor A is where its ray hit this step; no hit, no rows.
+            let pa = match &joint.kind {
+                JointKind::RaySpring { ground: None, .. } => continue,
+                JointKind::RaySpring {
+                    ground: Some(g), ..
+                } => *g,
+                _ => ba.pose * joint.local_anchor_a,
+            };
+            let pb = bb.pose * joint.local_anchor_b;
             let frame = JointFrame {
                 body_a: solver_index(ba),
                 body_b: solver_index(bb),
@@ -472,6 +513,22 @@ impl World {
                     let axes = (axis, *world_axis);
                     let carried = [impulses[0], impulses[1]];
                     Rows::Upright(UprightJoint::new(&b, axes, spring, h, carried))
+                }
+                JointKind::RaySpring {
+                    axis,
+                    rest_length,
+                    min_length,
+                    spring,
+                    ..
+                } => {
+                    let settings = RaySpringSettings {
+                        up: -axis,
+                        rest_length: *rest_length,
+                        min_length: *min_length,
+                        spring: *spring,
+                    };
+                    let carried = [impulses[0], impulses[1]];
+                    Rows::RaySpring(RaySpringJoint::new(&frame, (&a, &b), settings, h, carried))
                 }
                 JointKind::Motor {
                     axis,

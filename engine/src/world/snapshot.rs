@@ -29,7 +29,7 @@ use crate::world::hash::StateHasher;
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"sprungSN";
 /// The format this build writes and reads. Raise it whenever what is saved changes.
-pub const SNAPSHOT_VERSION: u32 = 14;
+pub const SNAPSHOT_VERSION: u32 = 15;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 8 + 4 + 8 + 8;
 

@@ -58,7 +58,7 @@ pub(crate) use point::prepare_masses;
 pub use point::PointRow;
 pub(crate) use point_bundle::PointBundle;
 pub use slider::{SliderJoint, SliderSettings};
-pub use world::{MotorJoint, MotorSettings, UprightJoint};
+pub use world::{MotorJoint, MotorSettings, RaySpringJoint, RaySpringSettings, UprightJoint};
 
 use crate::body::{Bodies, Motion};
 use crate::row::Row;
@@ -172,6 +172,8 @@ pub enum JointKind {
     Upright(UprightJoint),
     /// A velocity motor with a force cap.
     Motor(MotorJoint),
+    /// A spring along a ray's axis to the ground it hit.
+    RaySpring(RaySpringJoint),
     /// A hinge with optional limits and motor.
     Hinge(HingeJoint),
     /// A weld.
@@ -210,6 +212,7 @@ impl JointConstraint {
             JointKind::Distance(j) => j.part.warm_start(a_, b_),
             JointKind::Upright(j) => j.warm_start(a_, b_),
             JointKind::Motor(j) => j.part.warm_start(a_, b_),
+            JointKind::RaySpring(j) => j.warm_start(a_, b_),
             JointKind::Hinge(j) => j.warm_start(a_, b_),
             JointKind::Fixed(j) => j.warm_start(a_, b_),
             JointKind::Slider(j) => j.warm_start(a_, b_),
@@ -236,6 +239,7 @@ impl JointConstraint {
             JointKind::Distance(j) => j.solve((a_, b_), &separation, &anchors, pass),
             JointKind::Upright(j) => j.solve(a_, b_, pass),
             JointKind::Motor(j) => j.solve(a_, b_, pass),
+            JointKind::RaySpring(j) => j.solve((a_, b_), &separation, pass),
             JointKind::Hinge(j) => j.solve(a_, b_, pass),
             JointKind::Fixed(j) => j.solve(a_, b_, pass),
             JointKind::Slider(j) => j.solve((a_, b_), &separation, &anchors, pass),
@@ -250,6 +254,7 @@ impl JointConstraint {
             JointKind::Distance(j) => j.part.reset(),
             JointKind::Upright(j) => j.reset_impulses(),
             JointKind::Motor(j) => j.part.reset(),
+            JointKind::RaySpring(j) => j.reset_impulses(),
             JointKind::Hinge(j) => j.reset_impulses(),
             JointKind::Fixed(j) => j.reset_impulses(),
             JointKind::Slider(j) => j.reset_impulses(),
@@ -273,6 +278,7 @@ impl JointConstraint {
             JointKind::Distance(j) => j.too_stiff(),
             JointKind::Upright(j) => j.too_stiff(),
             JointKind::Motor(_) => false,
+            JointKind::RaySpring(j) => j.too_stiff(),
             JointKind::Hinge(j) => j.too_stiff(),
             JointKind::Fixed(j) => j.too_stiff(),
             JointKind::Slider(j) => j.too_stiff(),
@@ -293,6 +299,7 @@ impl JointConstraint {
                 (x * x + y * y).sqrt()
             }
             JointKind::Motor(j) => j.part.total().abs(),
+            JointKind::RaySpring(j) => j.impulses().iter().sum::<Real>().abs(),
         };
         impulse / h
     }
@@ -306,6 +313,7 @@ impl JointConstraint {
             JointKind::Distance(j) => out[..3].copy_from_slice(&j.impulses()),
             JointKind::Upright(j) => out[..2].copy_from_slice(&j.impulses()),
             JointKind::Motor(j) => out[0] = j.part.total(),
+            JointKind::RaySpring(j) => out[..2].copy_from_slice(&j.impulses()),
             JointKind::Hinge(j) => out = j.impulses(),
             JointKind::Fixed(j) => out = j.impulses(),
             JointKind::Slider(j) => out = j.impulses(),

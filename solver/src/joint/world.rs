@@ -10,6 +10,11 @@
 //!   `w`, and rotation about `w` stays free.
 //! - Motor: one row, linear or angular, whose target is a speed and whose impulse is bounded by
 //!   `max_force * h` (a spring on velocity, Fiedler's "springs on velocity").
+//! - Ray spring: one axis part along a fixed world axis between a ground point (anchor A, found
+//!   by the engine's ray at the start of the step) and the body's anchor: the coordinate is the
+//!   anchor's height over the ground point along the axis, held at a rest length by a spring,
+//!   with a rigid lower limit (a bump stop). The axis does not turn with the body: a hover
+//!   craft sliding sideways keeps its spring vertical, as a wheel's suspension does.
 
 use super::axis::{AxisPart, AxisSettings, Hold};
 use super::{JointFrame, PassContext};
@@ -83,6 +88,86 @@ impl UprightJoint {
         for (part, axis) in self.parts.iter_mut().zip(&self.axes) {
             part.solve(a, b, -error.dot(axis), pass);
         }
+    }
+}
+
+/// A ray spring prepared for a step: one axis part along the world axis.
+#[derive(Clone, Debug)]
+pub struct RaySpringJoint {
+    part: AxisPart,
+    /// Unit, from the ground towards the body (against the ray).
+    up: Vector,
+}
+
+/// What a ray spring holds: along `up` (world, unit, from the ground to the body), the height
+/// at `rest_length` by `spring`, at least `min_length` (m).
+#[derive(Clone, Copy, Debug)]
+pub struct RaySpringSettings {
+    /// From the ground towards the body.
+    pub up: Vector,
+    /// The height the spring pulls to (m).
+    pub rest_length: Real,
+    /// The least height (m): a rigid stop.
+    pub min_length: Real,
+    /// The spring.
+    pub spring: Spring,
+}
+
+impl RaySpringJoint {
+    /// The ray spring `settings` between the ends of `frame` (anchor A on the ground), at
+    /// substep `h`, carrying last step's `impulses` (spring, stop).
+    pub fn new(
+        frame: &JointFrame,
+        (a, b): (&Motion, &Motion),
+        settings: RaySpringSettings,
+        h: Real,
+        impulses: [Real; 2],
+    ) -> Self {
+        let up = settings.up.try_normalize(1.0e-9).unwrap_or(Vector::y());
+        let row = JointFrame::row(&up, &frame.anchor_a, &frame.anchor_b, a, b);
+        let axis_settings = AxisSettings {
+            hold: Some((
+                settings.rest_length,
+                Hold::of(Some(&settings.spring), &row, h),
+            )),
+            limits: Some((settings.min_length, Real::INFINITY)),
+            motor: None,
+        };
+        RaySpringJoint {
+            part: AxisPart::new(row, axis_settings, [impulses[0], impulses[1], 0.0, 0.0]),
+            up,
+        }
+    }
+
+    /// Whether the spring fell back to implicit coefficients (too stiff to be exact).
+    pub fn too_stiff(&self) -> bool {
+        self.part.too_stiff()
+    }
+
+    /// The impulses to carry over: the spring's and the stop's.
+    pub fn impulses(&self) -> [Real; 2] {
+        let [hold, lower, _, _] = self.part.impulses();
+        [hold, lower]
+    }
+
+    /// Forgets the accumulated impulses (warm starting off).
+    pub fn reset_impulses(&mut self) {
+        self.part.reset();
+    }
+
+    /// Applies the accumulated impulses (warm starting).
+    pub(super) fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+        self.part.warm_start(a, b);
+    }
+
+    /// The height now is the anchors' separation along the fixed axis.
+    pub(super) fn solve(
+        &mut self,
+        (a, b): (&mut Motion, &mut Motion),
+        separation: &Vector,
+        pass: &PassContext,
+    ) {
+        self.part.solve(a, b, separation.dot(&self.up), pass);
     }
 }
 

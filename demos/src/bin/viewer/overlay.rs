@@ -130,6 +130,15 @@ impl Sketch {
                     self.marker(centre, scale, ANCHOR_B);
                     continue;
                 }
+                JointKind::RaySpring { ground, .. } => {
+                    // From the anchor down to where the ray hit, if it did.
+                    if let Some(ground) = ground {
+                        self.line(pb, point3(ground), LINK);
+                        self.marker(point3(ground), scale, ANCHOR_A);
+                    }
+                    self.marker(pb, scale, ANCHOR_B);
+                    continue;
+                }
                 JointKind::Motor { axis, .. } => {
                     let centre = to_vec3(&pose_b.translation.vector);
                     self.line(centre, centre + to_vec3(axis) * 20.0 * scale, AXIS);
