@@ -5,7 +5,11 @@
 //!   horizontal velocity driven by the toolkit's critical spring, its vertical motion exact
 //!   under gravity, with ground states, slopes, snapping to the ground, moving platforms, and a
 //!   prediction of its path that sees the world.
+//! - [`floating`]: a dynamic body held at a ride height by a spring along a ray, kept upright
+//!   and walked by capped motors: the character that feels pushes.
 
 pub mod character;
+pub mod floating;
 
 pub use character::{Character, CharacterHit, CharacterSettings, Ground, GroundState};
+pub use floating::{FloatingCharacter, FloatingSettings};
