@@ -29,19 +29,21 @@ use crate::shape::Shape;
 /// use sprung_collision::parry3d::bounding_volume::Aabb;
 /// use sprung_collision::parry3d::math::{Isometry, Point, Vector};
 ///
-/// // A floor of two triangles; a box over one corner of it finds one triangle.
+/// // A floor of two squares of two triangles each; a box over the right square finds its two
+/// // triangles (those whose bounding boxes meet the region), not the left square's.
 /// let corners = vec![
-///     Point::new(-1.0, 0.0, -1.0), Point::new(1.0, 0.0, -1.0),
-///     Point::new(1.0, 0.0, 1.0), Point::new(-1.0, 0.0, 1.0),
+///     Point::new(-2.0, 0.0, -1.0), Point::new(0.0, 0.0, -1.0), Point::new(2.0, 0.0, -1.0),
+///     Point::new(-2.0, 0.0, 1.0), Point::new(0.0, 0.0, 1.0), Point::new(2.0, 0.0, 1.0),
 /// ];
-/// let floor = Shape::trimesh(corners, vec![[0, 2, 1], [0, 3, 2]]).unwrap();
-/// let region = Aabb::new(Point::new(0.7, -0.1, -0.9), Point::new(0.9, 0.1, -0.7));
+/// let triangles = vec![[0, 4, 1], [0, 3, 4], [1, 5, 2], [1, 4, 5]];
+/// let floor = Shape::trimesh(corners, triangles).unwrap();
+/// let region = Aabb::new(Point::new(1.2, -0.1, -0.2), Point::new(1.6, 0.1, 0.2));
 /// let mut pieces = 0;
 /// level::for_each_piece(&floor, &Isometry::identity(), &region, |piece, _| {
 ///     assert!(matches!(piece, Shape::Triangle(_)));
 ///     pieces += 1;
 /// });
-/// assert_eq!(pieces, 1);
+/// assert_eq!(pieces, 2);
 /// ```
 pub fn for_each_piece(
     shape: &Shape,
