@@ -101,6 +101,10 @@ pub fn cast(
     other_pose: &Isometry<Real>,
     region: &Aabb,
 ) -> Option<Toi> {
+    // As time_of_impact: a NaN or negative time or a bad target has no answer.
+    if max_t.is_nan() || max_t < 0.0 || !(target.is_finite() && target >= 0.0) {
+        return None;
+    }
     let (pose, velocity) = (&motion.start, &motion.linear_velocity);
     let numbers = pose
         .translation
@@ -213,4 +217,26 @@ fn slab_under(normal: &Unit<Vector<Real>>, region: &Aabb) -> Option<(Shape, Isom
     let slab = Shape::cuboid(Vector::repeat(size)).ok()?;
     let at = Isometry::from_parts((on_plane - normal.into_inner() * size).into(), turn);
     Some((slab, at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fuzzer finding: a cube already touching a half-space, cast with a negative time
+    /// budget, was hit at t = 0 (past the budget). Bad budgets and targets give no hit, as
+    /// `time_of_impact` gives none.
+    #[test]
+    fn bad_budgets_and_targets_give_no_hit() {
+        let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
+        let floor = Shape::halfspace(Vector::y()).unwrap();
+        let motion = Motion::linear(Isometry::translation(0.0, 0.4, 0.0), -Vector::y());
+        let region = cube.aabb(&motion.start).loosened(1.0);
+        let at = Isometry::identity();
+        let hit = |max_t, target| cast(&cube, &motion, max_t, target, &floor, &at, &region);
+        assert!(hit(1.0, 0.0).is_some_and(|t| t.t == 0.0));
+        for (max_t, target) in [(-1.0, 0.0), (Real::NAN, 0.0), (1.0, -0.1), (1.0, Real::NAN)] {
+            assert!(hit(max_t, target).is_none(), "{max_t} {target}");
+        }
+    }
 }
