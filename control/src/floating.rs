@@ -13,8 +13,8 @@
 
 use sprung::math::{Point, Real, Vector};
 use sprung::{
-    BodyHandle, ColliderBuilder, Error, JointBuilder, JointHandle, JointKind, RigidBodyBuilder,
-    Shape, Spring, World,
+    BodyHandle, ColliderBuilder, Error, JointBuilder, JointHandle, JointKind, QueryFilter,
+    RigidBodyBuilder, Shape, Spring, World,
 };
 
 /// How a floating character floats and walks.
@@ -209,8 +209,26 @@ impl FloatingCharacter {
         self.ground(world).is_some()
     }
 
-    /// Walks towards `goal_velocity` (m/s; its part along `up` is ignored): the motors drive
-    /// the body's horizontal velocity to it with at most their force. Call before each step.
+    /// The velocity of the ground under it (m/s): of the point its ride spring's ray hit, on
+    /// whatever body that is (zero for static ground or none).
+    pub fn ground_velocity(&self, world: &World) -> Vector<Real> {
+        let Some(point) = self.ground(world) else {
+            return Vector::zeros();
+        };
+        // The body under the ray's end: a short ray just above the point finds it.
+        let filter = QueryFilter::new().exclude_body(self.body);
+        let from = point + self.settings.up * 0.01;
+        let hit = world.cast_ray(from, -self.settings.up, 0.02, true, &filter);
+        let under = hit.ok().flatten().and_then(|h| world.body(h.body));
+        under.map_or(Vector::zeros(), |b| {
+            b.linear_velocity() + b.angular_velocity().cross(&(point - b.center_of_mass()))
+        })
+    }
+
+    /// Walks towards `goal_velocity` (m/s; its part along `up` is ignored) relative to the
+    /// ground it rides: the motors drive the body's velocity across `up` to the goal plus the
+    /// ground's, with at most their force, so that it rides a moving platform. Call before
+    /// each step.
     pub fn walk(&mut self, world: &mut World, goal_velocity: Vector<Real>) -> Result<(), Error> {
         if !goal_velocity.iter().all(|x| x.is_finite()) {
             return Err(Error::NonFinite("goal velocity"));
@@ -220,8 +238,9 @@ impl FloatingCharacter {
         } else {
             0.0
         };
+        let target = goal_velocity + self.ground_velocity(world);
         for (motor, axis) in self.motors.iter().zip(&self.axes) {
-            world.set_joint_motor(*motor, Some((goal_velocity.dot(axis), force)))?;
+            world.set_joint_motor(*motor, Some((target.dot(axis), force)))?;
         }
         Ok(())
     }

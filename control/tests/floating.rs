@@ -3,7 +3,7 @@
 //! f sqrt(1 - z^2) (within 2%) with the log decrement 2 pi z / sqrt(1 - z^2) (within 5%); it
 //! tilts less than 1 degree while walking (and stands up again after a shove at the shoulder); with its motors off, a 500 N s impulse at its centre
 //! of mass changes its velocity by J / m (within 2%); on a 30 degree slope it stands without
-//! sliding.
+//! sliding; on a platform moving sideways at 2 m/s it keeps its place on it.
 
 mod common;
 
@@ -187,4 +187,45 @@ fn on_a_30_degree_slope_it_stands_without_sliding() {
         assert!(drift < 0.01, "step {step}: slid {drift} m");
     }
     assert!((centre(&world, &hero).y - RIDE).abs() < 0.01);
+}
+
+#[test]
+fn it_rides_a_platform_moving_sideways() {
+    let mut world = flat_world();
+    let platform = world
+        .add_body(
+            RigidBodyBuilder::kinematic()
+                .translation(Vector::new(0.0, 0.25, 0.0))
+                .linear_velocity(Vector::new(2.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::cuboid(10.0, 0.25, 10.0), platform)
+        .unwrap();
+    // Riding over the platform's top (y = 0.5).
+    let mut hero = floating(&mut world, Point::new(0.0, 0.5 + RIDE, 0.0));
+    let body = hero.body();
+    let place = |world: &World| {
+        world.body(body).unwrap().translation() - world.body(platform).unwrap().translation()
+    };
+    for _ in 0..60 {
+        hero.walk(&mut world, Vector::zeros()).unwrap();
+        world.step(DT).unwrap();
+    }
+    let settled = place(&world);
+    for step in 0..120 {
+        hero.walk(&mut world, Vector::zeros()).unwrap();
+        world.step(DT).unwrap();
+        let off = (place(&world) - settled).norm();
+        assert!(
+            off < 0.01,
+            "step {step}: {off} m from its place on the platform"
+        );
+        assert!(
+            (centre(&world, &hero).y - 0.5 - RIDE).abs() < 0.01,
+            "step {step}"
+        );
+    }
+    let v = world.body(hero.body()).unwrap().linear_velocity();
+    assert!((v.x - 2.0).abs() < 0.01, "{v:?}");
 }
