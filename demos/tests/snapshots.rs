@@ -88,6 +88,19 @@ fn busy_world() -> World {
             cubes[0],
         )
         .unwrap();
+    // A cube floating on a ray spring: its ground point and impulses carry over.
+    let hover = world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(8.0, 1.5, 0.0)))
+        .unwrap();
+    world
+        .add_collider(ColliderBuilder::cuboid(0.25, 0.25, 0.25), hover)
+        .unwrap();
+    world
+        .add_world_joint(
+            JointBuilder::ray_spring(Point::origin(), -Vector::y(), 1.2, 3.0, spring),
+            hover,
+        )
+        .unwrap();
     world
         .add_joint(
             JointBuilder::hinge(

@@ -89,11 +89,13 @@ fn run(u: &mut Unstructured) -> Result<()> {
                     hertz: number(u)?,
                     damping_ratio: value(u)?,
                 };
-                let builder = match u.choose_index(4)? {
+                let builder = match u.choose_index(5)? {
                     0 => JointBuilder::ball(Point::origin(), p),
                     1 => JointBuilder::distance(Point::origin(), p, value(u)?).spring(spring),
                     2 => JointBuilder::hinge(Point::origin(), p, vector(u)?, vector(u)?)
                         .motor(value(u)?, number(u)?),
+                    3 => JointBuilder::ray_spring(p, vector(u)?, value(u)?, value(u)?, spring)
+                        .limits(value(u)?, value(u)?),
                     _ => JointBuilder::attachment(Point::origin(), p, spring, number(u)?),
                 };
                 let made = if u.arbitrary()? {
