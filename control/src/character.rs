@@ -22,17 +22,23 @@
 //!    a few times. A walkable plane takes the motion vertically (climbing a ramp keeps the
 //!    horizontal speed); a wall orthogonally (sliding along it at `v cos theta`); a plane too
 //!    steep to stand on orthogonally and as a vertical wall too, so pushing into it never climbs
-//!    it but gravity slides down it at `g sin theta`.
-//! 5. **Skin and ground.** One contact query ([`World::contacts_with_shape`]) then finds what is
-//!    within twice the skin: whatever is nearer than the skin pushes the character back out to
-//!    it (a walkable floor vertically, anything else along its normal, at most
+//!    it but gravity slides down it at `g sin theta`. Something too steep but no higher than
+//!    [`CharacterSettings::step_height`] is stepped onto instead: a sweep up, along (with at
+//!    least [`CharacterSettings::step_min_width`] free) and down onto walkable ground.
+//! 5. **Skin and ground.** One contact query ([`World::contacts_with_shape_into`]) then finds
+//!    what is within twice the skin: whatever is nearer than the skin pushes the character back
+//!    out to it (a walkable floor vertically; while standing, steeper ground and step edges
+//!    sideways only, so that they never lift it; anything else along its normal; at most
 //!    [`CharacterSettings::max_recovery_speed`] beyond the skin per step: what the world moved
 //!    into it is left over a few steps, not in one jump), and the nearest walkable contact within
-//!    1.5 skins is the ground. Resting a whole skin above the floor and sweeping with half of it,
-//!    the character never meets the seams of a tiled floor or a mesh: a coplanar neighbour is
-//!    never nearer than the skin.
-//! 6. **Snap.** Having stood on ground, and not rising, it looks down
-//!    [`CharacterSettings::snap_distance`] for walkable ground to stay on (a crest, stairs down).
+//!    1.5 skins is the ground (a contact on an edge counts by the face beyond it: a capsule
+//!    resting on a step's edge stands on the step). Resting a whole skin above the floor and
+//!    sweeping with half of it, the character never meets the seams of a tiled floor or a mesh:
+//!    a coplanar neighbour is never nearer than the skin.
+//! 6. **Snap.** Standing farther than the skin from its ground, it is put back on it; having
+//!    stood on ground that is gone, and not rising, it looks down
+//!    [`CharacterSettings::snap_distance`] for walkable ground to stay on (a crest, stairs
+//!    down), and without any it flies off on the ballistic path from where the ground ended.
 //!
 //! The character is not a body: bodies do not collide with it; it pushes what it walks into
 //! and weighs on what it stands on ([`CharacterSettings::mass`]). Update it right after
