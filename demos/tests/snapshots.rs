@@ -3,6 +3,7 @@
 //! typed error, never a panic.
 
 use sprung::math::{Point, Real, Vector};
+use sprung::vehicle::{VehicleBuilder, VehicleInput};
 use sprung::{
     ColliderBuilder, Error, JointBuilder, RigidBodyBuilder, SnapshotError, Spring, World,
     SNAPSHOT_VERSION,
@@ -169,6 +170,23 @@ fn busy_world() -> World {
             .unwrap();
         world.add_collider(shape, body).unwrap();
     }
+    // A car driving a circle: its wheels' spin, impulses, gear and input carry over.
+    let chassis = world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 0.75, 8.0)))
+        .unwrap();
+    world
+        .add_collider(
+            ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(1500.0 / 3.84),
+            chassis,
+        )
+        .unwrap();
+    let car = world.add_vehicle(VehicleBuilder::car(chassis)).unwrap();
+    let input = VehicleInput {
+        throttle: 0.6,
+        steering: 0.5,
+        ..VehicleInput::default()
+    };
+    world.set_vehicle_input(car, input).unwrap();
     world
 }
 
@@ -190,6 +208,25 @@ fn a_busy_world_steps_on_from_a_snapshot_bit_for_bit() {
             straight.state_hash(),
             "after {first}"
         );
+        // The wheels' state, bit for bit (the handles inside differ: two worlds' ids).
+        let wheels = |w: &World| {
+            let (_, car) = w.vehicles().next().unwrap();
+            let states = car.wheels().iter().map(|wheel| {
+                let s = wheel.state;
+                [
+                    s.spin,
+                    s.rotation,
+                    s.load,
+                    s.lateral_force,
+                    s.suspension_length,
+                ]
+                .map(f32::to_bits)
+            });
+            (car.gear(), car.rpm().to_bits(), states.collect::<Vec<_>>())
+        };
+        assert_eq!(wheels(&restored), wheels(&straight), "after {first}");
+        let (_, car) = straight.vehicles().next().unwrap();
+        assert!(car.wheels()[2].state.spin > 1.0);
         // Handles of the saved world work in the restored one, and slots are reused the same
         // way (the hash covers each body's slot and generation).
         for (handle, _) in interrupted.bodies() {

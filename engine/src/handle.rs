@@ -50,6 +50,7 @@ macro_rules! handle {
 handle!(BodyHandle);
 handle!(ColliderHandle);
 handle!(crate::joint::JointHandle);
+handle!(crate::vehicle::VehicleHandle);
 
 /// A new world id: never 0, never the same twice in a process (until 2^32 worlds).
 pub(crate) fn new_world_id() -> u32 {

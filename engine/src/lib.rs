@@ -33,6 +33,7 @@ mod pd;
 mod query;
 pub mod settings;
 mod sleep;
+pub mod vehicle;
 mod world;
 
 pub use body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};

@@ -35,6 +35,7 @@ use crate::integrate;
 use crate::joint::{Joint, JointBuilder, JointHandle, JointKind};
 use crate::limits;
 use crate::sleep::{Islands, SleepSettings};
+use crate::vehicle::{Vehicle, VehicleHandle};
 
 mod ccd;
 mod collide;
@@ -50,6 +51,7 @@ mod rows;
 mod sleeping;
 #[cfg(feature = "serde")]
 mod snapshot;
+mod vehicles;
 use collide::ProxyMotion;
 
 pub(crate) use quarantine::runaway;
@@ -162,6 +164,11 @@ pub struct World {
     bodies: Arena<RigidBody, BodyHandle>,
     colliders: Arena<Collider, ColliderHandle>,
     joints: Arena<Joint, JointHandle>,
+    /// How many of the joints are ray springs: the step casts their rays only when there are
+    /// any (the walk over every joint slot cost `joint_grid100` 19,800 matches a step).
+    ray_springs: usize,
+    /// The vehicles (`crate::vehicle`): their wheels are rows of the solve.
+    vehicles: Arena<Vehicle, VehicleHandle>,
     /// The static body that world joints (attachments, uprights, motors) hold on to: created
     /// with the first of them, fixed at the origin, without colliders.
     world_anchor: Option<BodyHandle>,
@@ -232,6 +239,8 @@ impl World {
             bodies: Arena::new(id),
             colliders: Arena::new(id),
             joints: Arena::new(id),
+            ray_springs: 0,
+            vehicles: Arena::new(id),
             world_anchor: None,
             no_collide: HashMap::new(),
             excluded: HashSet::new(),
@@ -434,6 +443,7 @@ impl World {
             *self.no_collide.entry(body_pair(a, b)).or_insert(0) += 1;
             self.drop_pairs(a, b);
         }
+        self.ray_springs += usize::from(matches!(joint.kind, JointKind::RaySpring { .. }));
         let handle = self.joints.insert(joint);
         self.wake(a);
         self.wake(b);
@@ -489,6 +499,7 @@ impl World {
     /// Removes a joint.
     pub fn remove_joint(&mut self, handle: JointHandle) -> Result<Joint, Error> {
         let joint = self.joints.remove(handle).ok_or(Error::StaleHandle)?;
+        self.ray_springs -= usize::from(matches!(joint.kind, JointKind::RaySpring { .. }));
         for body in [joint.body_a, joint.body_b] {
             if self.body(body).is_some() {
                 self.wake(body);
@@ -543,6 +554,12 @@ impl World {
             .collect();
         for joint in attached {
             self.remove_joint(joint)?;
+        }
+        let vehicles = self.vehicles.iter().filter(|(_, v)| v.chassis == handle);
+        let vehicles: Vec<u32> = vehicles.map(|(index, _)| index).collect();
+        for index in vehicles {
+            let vehicle = self.vehicles.handle(index);
+            self.remove_vehicle(vehicle)?;
         }
         self.islands.forget(&mut self.bodies, handle.index);
         self.excluded
@@ -807,6 +824,7 @@ impl World {
             self.islands.wake_all(&mut self.bodies);
         }
         integrate::aim_kinematic(&mut self.bodies, dt);
+        self.wake_driven_vehicles();
         let mut clock = Stopwatch::start();
         self.update_broad_phase(dt);
         let broad_phase_ms = clock.lap();
@@ -827,10 +845,12 @@ impl World {
         self.build_contacts();
         self.cast_ray_springs();
         self.build_joints(&context);
+        self.build_wheels(&context);
         self.solver
             .solve(&mut self.solver_bodies, &self.settings, &context);
         quarantined += self.quarantine_diverged();
         self.store_joint_impulses();
+        self.store_wheels(&context);
         self.report_touching();
         let solve_ms = clock.lap();
         integrate::scatter(&mut self.bodies, &self.solver_bodies);

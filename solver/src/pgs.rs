@@ -35,6 +35,7 @@ use crate::joint::{
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::{Softness, SpringCache};
 use crate::step::StepContext;
+use crate::wheel::WheelRows;
 use crate::{Real, Vector};
 /// How the solver iterates; the engine's `World` holds one.
 ///
@@ -212,6 +213,9 @@ pub struct Solver {
     /// The joints that are a length part alone (distance joints without limits,
     /// [`crate::joint::DistanceJoint::plain`]), as `points`.
     pub lengths: Vec<LengthRow>,
+    /// The step's wheels on the ground (vehicles'), solved after the joints in the serial
+    /// stage: the engine fills it, and finds each one's impulses and spin in it after the solve.
+    pub wheels: Vec<WheelRows>,
     /// Each joint's last spring coefficients, for the engine to build the step's point and
     /// length parts without recomputing them.
     pub spring_cache: SpringCache,
@@ -345,6 +349,7 @@ struct Stages<'a> {
     /// The step's contacts: read to prepare the bundles, their impulses written back after.
     contacts: (Shared<Contact>, usize),
     joints: Shared<Vec<JointConstraint>>,
+    wheels: Shared<Vec<WheelRows>>,
     /// The point parts, and the chains of them solved whole.
     points: Shared<Vec<PointRow>>,
     chains: Shared<Chains>,
@@ -541,6 +546,7 @@ impl Stages<'_> {
                 f(Serial {
                     bodies: &mut *self.bodies.0,
                     joints: &mut *self.joints.0,
+                    wheels: &mut *self.wheels.0,
                     points: &mut *self.points.0,
                     chains: &mut *self.chains.0,
                     contacts: &mut *self.scalar.0,
@@ -602,7 +608,12 @@ impl Stages<'_> {
         // SAFETY: the serial stage alone touches the bodies and the overflow lists.
         unsafe { self.joint_overflow(s.bodies, pass) };
         match pass {
-            JointPass::WarmStart => s.joints.iter().for_each(|j| j.warm_start(s.bodies)),
+            JointPass::WarmStart => {
+                s.joints.iter().for_each(|j| j.warm_start(s.bodies));
+                for w in s.wheels.iter_mut() {
+                    w.warm_start(s.bodies, self.h);
+                }
+            }
             JointPass::Solve { use_bias } => {
                 let context = PassContext {
                     h: self.h,
@@ -612,6 +623,9 @@ impl Stages<'_> {
                 };
                 for j in s.joints.iter_mut() {
                     j.solve(s.bodies, &context);
+                }
+                for w in s.wheels.iter_mut() {
+                    w.solve(s.bodies, &context);
                 }
             }
         }
@@ -672,6 +686,7 @@ impl Stages<'_> {
 struct Serial<'a> {
     bodies: &'a mut Bodies,
     joints: &'a mut Vec<JointConstraint>,
+    wheels: &'a mut Vec<WheelRows>,
     points: &'a mut Vec<PointRow>,
     chains: &'a mut Chains,
     contacts: &'a mut Vec<ContactConstraint>,
@@ -895,7 +910,10 @@ impl Solver {
         if self.classic_warm_start {
             return false;
         }
-        self.joints.is_empty() && self.points.is_empty() && self.lengths.is_empty()
+        self.joints.is_empty()
+            && self.points.is_empty()
+            && self.lengths.is_empty()
+            && self.wheels.is_empty()
     }
 
     /// What this step's lane kernels may assume ([`bundle::StepShape`]).
@@ -931,6 +949,9 @@ impl Solver {
             }
             for l in &mut self.lengths {
                 l.impulse = 0.0;
+            }
+            for w in &mut self.wheels {
+                w.reset_impulses();
             }
             for c in &mut self.contacts {
                 c.reset_impulses();
@@ -1022,6 +1043,7 @@ impl Solver {
             spans: &self.bundles.spans,
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             joints: Shared(&mut self.joints),
+            wheels: Shared(&mut self.wheels),
             points: Shared(&mut self.points),
             chains: Shared(&mut self.chains),
             joint_lists: (

@@ -341,6 +341,9 @@ impl World {
     /// and keeps where it hit, for [`World::build_joints`]; a ray that hits nothing drops the
     /// spring's carried impulses.
     pub(super) fn cast_ray_springs(&mut self) {
+        if self.ray_springs == 0 {
+            return;
+        }
         for slot in 0..self.joints.slots() {
             let Some(joint) = self.joints.live(slot) else {
                 continue;

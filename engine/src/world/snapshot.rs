@@ -29,7 +29,7 @@ use crate::world::hash::StateHasher;
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"sprungSN";
 /// The format this build writes and reads. Raise it whenever what is saved changes.
-pub const SNAPSHOT_VERSION: u32 = 15;
+pub const SNAPSHOT_VERSION: u32 = 16;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 8 + 4 + 8 + 8;
 
@@ -42,6 +42,7 @@ struct SavedRef<'w> {
     bodies: &'w Arena<RigidBody, BodyHandle>,
     colliders: &'w Arena<Collider, ColliderHandle>,
     joints: &'w Arena<Joint, JointHandle>,
+    vehicles: &'w Arena<Vehicle, VehicleHandle>,
     world_anchor: &'w Option<BodyHandle>,
     /// Sorted: a hash map's order is not the world's.
     no_collide: Vec<((u32, u32), u32)>,
@@ -60,6 +61,7 @@ struct Saved {
     bodies: Arena<RigidBody, BodyHandle>,
     colliders: Arena<Collider, ColliderHandle>,
     joints: Arena<Joint, JointHandle>,
+    vehicles: Arena<Vehicle, VehicleHandle>,
     world_anchor: Option<BodyHandle>,
     no_collide: Vec<((u32, u32), u32)>,
     excluded: Vec<(u32, u32)>,
@@ -106,6 +108,7 @@ impl World {
             bodies: &self.bodies,
             colliders: &self.colliders,
             joints: &self.joints,
+            vehicles: &self.vehicles,
             world_anchor: &self.world_anchor,
             no_collide,
             excluded,
@@ -167,6 +170,11 @@ impl World {
             collider.thickness = collider.shape.thickness();
         }
         world.joints = saved.joints;
+        let kinds = world.joints.iter().map(|(_, joint)| &joint.kind);
+        world.ray_springs = kinds
+            .filter(|kind| matches!(kind, JointKind::RaySpring { .. }))
+            .count();
+        world.vehicles = saved.vehicles;
         world.world_anchor = saved.world_anchor;
         world.no_collide = saved.no_collide.into_iter().collect();
         world.excluded = saved.excluded.into_iter().collect();
@@ -188,10 +196,15 @@ impl World {
 /// Every invariant the step relies on, checked on the decoded parts; the text says which broke.
 fn validate(s: &Saved) -> Result<(), &'static str> {
     let world = s.bodies.world();
-    if !(s.bodies.is_consistent() && s.colliders.is_consistent() && s.joints.is_consistent()) {
+    let arenas = s.bodies.is_consistent()
+        && s.colliders.is_consistent()
+        && s.joints.is_consistent()
+        && s.vehicles.is_consistent();
+    if !arenas {
         return Err("slot bookkeeping");
     }
-    if s.colliders.world() != world || s.joints.world() != world {
+    let worlds = [s.colliders.world(), s.joints.world(), s.vehicles.world()];
+    if worlds.iter().any(|&w| w != world) {
         return Err("world ids");
     }
     crate::settings::check_solver(&s.settings).map_err(|_| "solver settings")?;
@@ -240,6 +253,12 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
             return Err("a joint's bodies");
         }
         joint.check().map_err(|_| "a joint's values")?;
+    }
+    for (_, vehicle) in s.vehicles.iter() {
+        if s.bodies.get(vehicle.chassis).map(|b| b.kind) != Some(BodyKind::Dynamic) {
+            return Err("a vehicle's chassis");
+        }
+        vehicle.check().map_err(|_| "a vehicle's values")?;
     }
     if let Some(anchor) = s.world_anchor {
         if s.bodies.get(anchor).map(|b| b.kind) != Some(BodyKind::Static) {

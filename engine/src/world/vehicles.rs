@@ -1,0 +1,368 @@
+//! The world's vehicles: adding and driving them, and the step's part of their work, each
+//! wheel's cast and rows before the solve ([`World::build_wheels`]) and its spin and forces after
+//! it ([`World::store_wheels`]). What a vehicle is: `crate::vehicle`.
+
+use parry3d::math::{Isometry, Real, Rotation, Translation, Vector};
+use sprung_solver::body::STATIC;
+use sprung_solver::joint::JointFrame;
+use sprung_solver::softness::Spring;
+use sprung_solver::step::StepContext;
+use sprung_solver::wheel::{WheelRows, WheelSetup};
+
+use super::World;
+use crate::body::{BodyKind, RigidBody};
+use crate::error::Error;
+use crate::vehicle::{
+    steer_angles, Vehicle, VehicleBuilder, VehicleHandle, VehicleInput, Wheel, WheelContact,
+    MAX_WHEELS, SLIP_SPEED,
+};
+
+/// Below this spin (rad/s) a wheel does not keep its vehicle awake.
+const RESTING_SPIN: Real = 0.05;
+
+impl World {
+    /// Adds a vehicle on its builder's chassis, a dynamic body of this world.
+    pub fn add_vehicle(&mut self, builder: VehicleBuilder) -> Result<VehicleHandle, Error> {
+        let chassis = self.body(builder.chassis).ok_or(Error::StaleHandle)?;
+        if chassis.kind() != BodyKind::Dynamic {
+            return Err(Error::WrongBodyKind);
+        }
+        builder.check()?;
+        let chassis = builder.chassis;
+        let handle = self.vehicles.insert(Vehicle::new(builder));
+        self.wake(chassis);
+        Ok(handle)
+    }
+
+    /// Removes a vehicle (its chassis stays, a body like any other).
+    pub fn remove_vehicle(&mut self, handle: VehicleHandle) -> Result<Vehicle, Error> {
+        let vehicle = self.vehicles.remove(handle).ok_or(Error::StaleHandle)?;
+        if self.body(vehicle.chassis).is_some() {
+            self.wake(vehicle.chassis);
+        }
+        Ok(vehicle)
+    }
+
+    /// A vehicle: its wheels' state, gear and engine speed.
+    pub fn vehicle(&self, handle: VehicleHandle) -> Option<&Vehicle> {
+        self.vehicles.get(handle)
+    }
+
+    /// Every vehicle, in a deterministic order.
+    pub fn vehicles(&self) -> impl Iterator<Item = (VehicleHandle, &Vehicle)> {
+        self.vehicles
+            .iter()
+            .map(|(index, vehicle)| (self.vehicles.handle(index), vehicle))
+    }
+
+    /// Sets what the driver does from the next step on; a change wakes the vehicle.
+    pub fn set_vehicle_input(
+        &mut self,
+        handle: VehicleHandle,
+        input: VehicleInput,
+    ) -> Result<(), Error> {
+        input.check()?;
+        let vehicle = self.vehicles.get_mut(handle).ok_or(Error::StaleHandle)?;
+        if vehicle.input != input {
+            vehicle.input = input;
+            let chassis = vehicle.chassis;
+            self.wake(chassis);
+        }
+        Ok(())
+    }
+
+    /// Where wheel `wheel` of a vehicle is (world): at its suspension's length along its
+    /// direction from the mount, steered, and turned about its axle (the chassis's left) by
+    /// its rotation; for drawing it.
+    pub fn wheel_pose(&self, handle: VehicleHandle, wheel: usize) -> Option<Isometry<Real>> {
+        let vehicle = self.vehicles.get(handle)?;
+        let w = vehicle.wheels.get(wheel)?;
+        let chassis = self.body(vehicle.chassis)?;
+        let (forward, up) = (vehicle.forward, vehicle.up);
+        let left = up.cross(&forward);
+        let centre = w.settings.mount + w.settings.direction * w.state.suspension_length;
+        let steer = Rotation::from_scaled_axis(up * w.state.steer);
+        // Rolling forward turns the wheel about its axle from up towards forward.
+        let roll = Rotation::from_scaled_axis(-left * w.state.rotation);
+        let local = Isometry::from_parts(Translation::from(centre.coords), steer * roll);
+        Some(chassis.pose() * local)
+    }
+
+    /// Keeps awake every vehicle whose driver asks for something or whose wheels still turn
+    /// (a car must not fall asleep with its wheels spinning).
+    pub(super) fn wake_driven_vehicles(&mut self) {
+        for slot in 0..self.vehicles.slots() {
+            let Some(vehicle) = self.vehicles.live(slot) else {
+                continue;
+            };
+            let input = vehicle.input;
+            let turning = vehicle
+                .wheels
+                .iter()
+                .any(|w| w.state.spin.abs() > RESTING_SPIN);
+            if input.throttle != 0.0 || turning {
+                let chassis = vehicle.chassis;
+                if self.bodies.at(chassis.index).is_sleeping() {
+                    self.wake(chassis);
+                }
+            }
+        }
+    }
+
+    /// Casts each awake vehicle's wheels, runs its drive train, and gives the solver the rows
+    /// of each wheel on the ground; a wheel in the air spins on by its drive and brake torques.
+    pub(super) fn build_wheels(&mut self, step: &StepContext) {
+        if self.vehicles.is_empty() {
+            return;
+        }
+        self.solver.wheels.clear();
+        for slot in 0..self.vehicles.slots() {
+            let Some(vehicle) = self.vehicles.live_mut(slot) else {
+                continue;
+            };
+            // The wheels are taken out (no allocation) so that the casts may borrow the world.
+            let mut wheels = std::mem::take(&mut vehicle.wheels);
+            let chassis = self.bodies.at(vehicle.chassis.index);
+            if chassis.solver_index != STATIC {
+                self.drive(slot, &mut wheels, step);
+            }
+            if let Some(vehicle) = self.vehicles.live_mut(slot) {
+                vehicle.wheels = wheels;
+            }
+        }
+    }
+
+    /// One awake vehicle's step before the solve.
+    fn drive(&mut self, slot: usize, wheels: &mut [Wheel], step: &StepContext) {
+        let Some(vehicle) = self.vehicles.live_mut(slot) else {
+            return;
+        };
+        let chassis = self.bodies.at(vehicle.chassis.index);
+        let pose = *chassis.pose();
+        let forward = pose.rotation * vehicle.forward;
+        let up = pose.rotation * vehicle.up;
+        let speed = chassis.linear_velocity().dot(&forward);
+        // The sprung mass each wheel carries at rest, which a suspension frequency refers to.
+        let share = chassis.mass().mass / wheels.len() as Real;
+        let input = vehicle.input;
+        let mut steer = [0.0; MAX_WHEELS];
+        steer_angles(
+            wheels,
+            (&vehicle.forward, &vehicle.up),
+            input.steering,
+            &mut steer,
+        );
+        let (drive, brake) = drive_train(vehicle, wheels, speed, step.dt);
+        let chassis_handle = vehicle.chassis;
+        let chassis = self.bodies.at(chassis_handle.index);
+        let chassis_index = chassis.solver_index;
+        let chassis_com = chassis.center_of_mass();
+        let filter = crate::QueryFilter::new()
+            .exclude_body(chassis_handle)
+            .exclude_sensors();
+        let b = self.motion(chassis_index);
+        for (i, wheel) in wheels.iter_mut().enumerate() {
+            let w = wheel.settings;
+            let state = &mut wheel.state;
+            state.steer = steer[i];
+            state.drive_torque = if w.driven { drive } else { 0.0 };
+            let brake_torque = input.brake * w.brake_torque
+                + input.handbrake * w.handbrake_torque
+                + brake * w.brake_torque;
+            state.brake_torque = brake_torque;
+            let mount = pose * w.mount;
+            let dir = pose.rotation * w.direction;
+            let hit = self
+                .cast_ray(mount, dir, w.max_length + w.radius, true, &filter)
+                .ok()
+                .flatten();
+            let Some(hit) = hit else {
+                state.contact = None;
+                state.suspension_length = w.max_length;
+                state.impulses = [0.0; 5];
+                state.load = 0.0;
+                state.longitudinal_force = 0.0;
+                state.lateral_force = 0.0;
+                // In the air the wheel spins on by its torques alone.
+                let n = step.dt / w.inertia;
+                let spin = state.spin + state.drive_torque * n;
+                let braked = (spin.abs() - brake_torque * n).max(0.0);
+                state.spin = braked.copysign(spin);
+                continue;
+            };
+            let normal = hit.normal;
+            let heading = Rotation::from_scaled_axis(up * steer[i]) * forward;
+            let Some(along) = (heading - normal * heading.dot(&normal)).try_normalize(1e-6) else {
+                state.contact = None;
+                continue; // the ground stands across the wheel's heading: a wall, not a road
+            };
+            let side = normal.cross(&along);
+            let ground = self.bodies.at(hit.body.index);
+            let ground_index = solver_index(ground);
+            let a = self.motion(ground_index);
+            let ground_velocity = |p: Vector<Real>| {
+                ground.linear_velocity()
+                    + ground
+                        .angular_velocity()
+                        .cross(&(p - ground.center_of_mass().coords))
+            };
+            let point = hit.point;
+            let r_chassis = point - chassis_com;
+            let v = b.v + b.w.cross(&r_chassis) - ground_velocity(point.coords);
+            let (v_long, v_lat) = (v.dot(&along), v.dot(&side));
+            let rolling = state.spin * w.radius;
+            let slip_speed = ((v_long - rolling).powi(2) + v_lat * v_lat).sqrt();
+            state.slip = slip_speed / v_long.abs().max(rolling.abs()).max(SLIP_SPEED);
+            let ground_friction = self.colliders.get(hit.collider).map_or(0.0, |c| c.friction);
+            state.friction = ground_friction * w.tyre.friction(state.slip);
+            state.suspension_length = hit.toi - w.radius;
+            state.contact = Some(WheelContact {
+                point,
+                normal,
+                collider: hit.collider,
+                body: hit.body,
+            });
+            let frame = JointFrame {
+                body_a: ground_index,
+                body_b: chassis_index,
+                anchor_a: point - ground.center_of_mass(),
+                anchor_b: mount - chassis_com,
+                separation: mount - point,
+            };
+            let setup = WheelSetup {
+                up: -dir,
+                forward: along,
+                side,
+                rest: w.rest_length + w.radius,
+                stop: w.min_length + w.radius,
+                spring: suspension_spring(&w.spring, share),
+                radius: w.radius,
+                inertia: w.inertia,
+                friction: state.friction,
+                brake_torque,
+                drive_torque: state.drive_torque,
+                spin: state.spin,
+            };
+            let user = (slot * MAX_WHEELS + i) as u32;
+            let carried = (step.h, state.impulses);
+            let rows = WheelRows::new(&frame, (&a, &b), setup, carried, user);
+            self.solver.wheels.push(rows);
+        }
+    }
+
+    /// Gives each wheel on the ground its spin and forces from the solve, and turns every
+    /// awake wheel by its spin.
+    pub(super) fn store_wheels(&mut self, step: &StepContext) {
+        let h = step.h;
+        for rows in &self.solver.wheels {
+            let (slot, i) = (
+                rows.user_index as usize / MAX_WHEELS,
+                rows.user_index as usize % MAX_WHEELS,
+            );
+            let Some(wheel) = self
+                .vehicles
+                .live_mut(slot)
+                .and_then(|v| v.wheels.get_mut(i))
+            else {
+                continue;
+            };
+            let state = &mut wheel.state;
+            let impulses = rows.impulses();
+            state.impulses = impulses;
+            state.spin = rows.spin();
+            state.load = rows.load_impulse() / h;
+            state.longitudinal_force = impulses[2] / h;
+            state.lateral_force = impulses[3] / h;
+        }
+        for slot in 0..self.vehicles.slots() {
+            let Some(vehicle) = self.vehicles.live_mut(slot) else {
+                continue;
+            };
+            if self.bodies.at(vehicle.chassis.index).solver_index == STATIC {
+                continue;
+            }
+            for wheel in &mut vehicle.wheels {
+                let turned = wheel.state.rotation + wheel.state.spin * step.dt;
+                wheel.state.rotation = turned.rem_euclid(std::f32::consts::TAU);
+            }
+        }
+    }
+}
+
+/// A body's index in the solver: static (and asleep) bodies are the static world.
+fn solver_index(body: &RigidBody) -> u32 {
+    if body.kind() == BodyKind::Static {
+        STATIC
+    } else {
+        body.solver_index
+    }
+}
+
+/// The suspension spring as stiffness and damping: by frequency (or per unit mass), referring
+/// to `share`, the chassis mass the wheel carries at rest, not to the row's effective mass
+/// (which the chassis's inertia makes smaller at a corner than at its centre).
+fn suspension_spring(spring: &Spring, share: Real) -> Spring {
+    match *spring {
+        Spring::Stiffness { .. } => *spring,
+        _ => {
+            let omega = spring.angular_frequency(share);
+            let zeta = spring.damping_ratio(share);
+            Spring::Stiffness {
+                stiffness: share * omega * omega,
+                damping: 2.0 * zeta * omega * share,
+            }
+        }
+    }
+}
+
+/// The drive train for one step: the gear, the engine's speed, and the drive torque on each
+/// driven wheel (N m) with the brake the throttle asks for (a fraction of each wheel's brake:
+/// the throttle against the motion brakes first). Open differential: every driven wheel gets
+/// the same torque.
+fn drive_train(vehicle: &mut Vehicle, wheels: &[Wheel], speed: Real, dt: Real) -> (Real, Real) {
+    vehicle.since_shift += dt;
+    let throttle = vehicle.input.throttle;
+    let driven = wheels.iter().filter(|w| w.settings.driven);
+    let (sum, count) = driven.fold((0.0, 0), |(s, n), w| (s + w.state.spin, n + 1));
+    if count == 0 {
+        return (0.0, 0.0);
+    }
+    let spin = sum / count as Real;
+    // The throttle against the motion brakes until the vehicle all but stands.
+    if throttle > 0.0 && speed < -SLIP_SPEED || throttle < 0.0 && speed > SLIP_SPEED {
+        return (0.0, throttle.abs());
+    }
+    if throttle < 0.0 && vehicle.gear != -1 {
+        vehicle.gear = -1;
+        vehicle.since_shift = 0.0;
+    } else if throttle > 0.0 && vehicle.gear < 1 {
+        vehicle.gear = 1;
+        vehicle.since_shift = 0.0;
+    }
+    let gearbox = &vehicle.gearbox;
+    let ratio = |gear: i32| {
+        let r = if gear < 0 {
+            -gearbox.reverse_ratio
+        } else {
+            gearbox.ratios[(gear.max(1) as usize - 1).min(gearbox.ratios.len() - 1)]
+        };
+        r * gearbox.differential_ratio
+    };
+    let to_rpm = 60.0 / std::f32::consts::TAU;
+    let rpm = |gear: i32| (spin * ratio(gear) * to_rpm).max(vehicle.engine.idle_rpm);
+    if vehicle.gear > 0 && vehicle.since_shift >= gearbox.shift_time {
+        let (gear, top) = (vehicle.gear, gearbox.ratios.len() as i32);
+        if rpm(gear) > gearbox.shift_up_rpm && gear < top {
+            vehicle.gear += 1;
+        } else if rpm(gear) < gearbox.shift_down_rpm && gear > 1 {
+            vehicle.gear -= 1;
+        }
+        if vehicle.gear != gear {
+            vehicle.since_shift = 0.0;
+        }
+    }
+    let gear = vehicle.gear;
+    vehicle.rpm = rpm(gear);
+    let torque = throttle.abs() * vehicle.engine.torque(vehicle.rpm) * ratio(gear);
+    (torque / count as Real, 0.0)
+}
