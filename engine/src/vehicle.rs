@@ -431,6 +431,22 @@ impl VehicleInput {
     }
 }
 
+/// An anti-roll bar: a torsion spring between the two wheels of an axle. When one wheel's
+/// suspension is shorter than the other's (the body rolls towards it), it pushes that side up
+/// and pulls the other down, by `stiffness` times the difference in length (N) along each
+/// suspension (Jolt's model). It stiffens the body's roll and leaves its bounce, which moves
+/// both wheels alike, as it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct AntiRollBar {
+    /// The left wheel's index.
+    pub left: usize,
+    /// The right wheel's index.
+    pub right: usize,
+    /// The bar's stiffness (N/m of difference in suspension length).
+    pub stiffness: Real,
+}
+
 /// A vehicle to add to a world ([`crate::World::add_vehicle`]).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -447,6 +463,8 @@ pub struct VehicleBuilder {
     pub engine: Engine,
     /// The gearbox.
     pub gearbox: Gearbox,
+    /// The anti-roll bars.
+    pub anti_roll_bars: Vec<AntiRollBar>,
 }
 
 impl VehicleBuilder {
@@ -459,13 +477,15 @@ impl VehicleBuilder {
             wheels: Vec::new(),
             engine: Engine::default(),
             gearbox: Gearbox::default(),
+            anti_roll_bars: Vec::new(),
         }
     }
 
     /// A car on `chassis` (forward +x, up +y): four wheels of radius 0.35 m mounted at
     /// (±1.4, -0.1, ±0.8) in the chassis's frame (a 2.8 m wheelbase; a chassis 0.6 m tall
     /// centred on its frame rides with its floor a little above the wheels' centres), the
-    /// front ones steered up to 30°, the rear ones driven and with a 4,000 N m handbrake.
+    /// front ones steered up to 30°, the rear ones driven and with a 4,000 N m handbrake, an
+    /// anti-roll bar of 10,000 N/m on each axle.
     pub fn car(chassis: BodyHandle) -> VehicleBuilder {
         let mut builder = VehicleBuilder::new(chassis);
         for (x, z) in [(1.4, 0.8), (1.4, -0.8), (-1.4, 0.8), (-1.4, -0.8)] {
@@ -478,6 +498,14 @@ impl VehicleBuilder {
             }
             builder.wheels.push(wheel);
         }
+        // Wheels 1 and 3 are on the left (-z: up x forward).
+        builder.anti_roll_bars = [(1, 0), (3, 2)]
+            .map(|(left, right)| AntiRollBar {
+                left,
+                right,
+                stiffness: 10_000.0,
+            })
+            .to_vec();
         builder
     }
 
@@ -499,6 +527,24 @@ impl VehicleBuilder {
         }
         for wheel in &self.wheels {
             wheel.check()?;
+        }
+        for bar in &self.anti_roll_bars {
+            let wheels = self.wheels.len();
+            if bar.left >= wheels || bar.right >= wheels || bar.left == bar.right {
+                return Err(Error::OutOfRange(
+                    "anti-roll bar: two of the vehicle's wheels",
+                ));
+            }
+            crate::error::finite("anti-roll bar stiffness", &[bar.stiffness])?;
+            if bar.stiffness < 0.0 {
+                return Err(Error::Negative("anti-roll bar stiffness"));
+            }
+            limits::bounded(
+                "anti-roll bar",
+                &[bar.stiffness],
+                1e15,
+                "anti-roll bar stiffness",
+            )?;
         }
         self.engine.check()?;
         self.gearbox.check()
@@ -574,6 +620,7 @@ pub struct Vehicle {
     pub(crate) wheels: Vec<Wheel>,
     pub(crate) engine: Engine,
     pub(crate) gearbox: Gearbox,
+    pub(crate) anti_roll_bars: Vec<AntiRollBar>,
     pub(crate) input: VehicleInput,
     /// The gear engaged: 1 is first, -1 reverse, 0 neutral.
     pub(crate) gear: i32,
@@ -606,6 +653,7 @@ impl Vehicle {
                 .collect(),
             engine: builder.engine,
             gearbox: builder.gearbox,
+            anti_roll_bars: builder.anti_roll_bars,
             input: VehicleInput::default(),
             gear: 1,
             rpm: idle,
@@ -624,6 +672,7 @@ impl Vehicle {
             wheels: self.wheels.iter().map(|w| w.settings).collect(),
             engine: self.engine.clone(),
             gearbox: self.gearbox.clone(),
+            anti_roll_bars: self.anti_roll_bars.clone(),
         };
         builder.check()?;
         self.input.check()?;
@@ -670,6 +719,11 @@ impl Vehicle {
     /// The driver's input now.
     pub fn input(&self) -> VehicleInput {
         self.input
+    }
+
+    /// The anti-roll bars.
+    pub fn anti_roll_bars(&self) -> &[AntiRollBar] {
+        &self.anti_roll_bars
     }
 
     /// The gear engaged: 1 is first, -1 reverse.

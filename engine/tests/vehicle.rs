@@ -465,3 +465,74 @@ fn bad_vehicles_and_inputs_are_refused() {
     );
     car.world.step(DT).unwrap();
 }
+
+/// Drives a steady turn of radius 20 m at 10 m/s for 5 s (the throttle holding the speed)
+/// and returns the body's mean roll (rad, outwards positive) over the last second; holds at
+/// every step every wheel's tyre force (heading and side together) within its friction times
+/// its load.
+fn steady_turn(bars: bool) -> Real {
+    let sag = G / (2.0 * PI * 1.5).powi(2);
+    let mut car = car_with(REST_HEIGHT - sag, 0.0, |builder| {
+        if !bars {
+            builder.anti_roll_bars.clear();
+        }
+    });
+    car.world
+        .set_linear_velocity(car.chassis, Vector::new(10.0, 0.0, 0.0))
+        .unwrap();
+    let centre = (2.8_f32 / 20.0).atan();
+    let mut roll = 0.0;
+    for step in 0..300 {
+        let v = car.velocity().norm();
+        let input = VehicleInput {
+            throttle: ((10.0 - v) * 2.0).clamp(0.0, 1.0),
+            steering: centre / 30.0_f32.to_radians(),
+            ..VehicleInput::default()
+        };
+        car.step(input);
+        for (i, wheel) in car
+            .world
+            .vehicle(car.car)
+            .unwrap()
+            .wheels()
+            .iter()
+            .enumerate()
+        {
+            let s = wheel.state;
+            let force = s.longitudinal_force.hypot(s.lateral_force);
+            let limit = s.friction * s.load;
+            assert!(
+                force <= limit * 1.0001 + 1e-3,
+                "step {step}, wheel {i}: {force} N past {limit} N"
+            );
+        }
+        if step >= 240 {
+            let pose = car.world.body(car.chassis).unwrap().pose();
+            let (up, forward) = (pose.rotation * Vector::y(), pose.rotation * Vector::x());
+            // The turn is to the left (+y about up): outwards is to the right.
+            let right = forward.cross(&Vector::y()).normalize();
+            roll += up.dot(&right).asin() / 60.0;
+        }
+    }
+    let v = car.velocity().norm();
+    assert!((v - 10.0).abs() < 0.5, "{v} m/s");
+    roll
+}
+
+/// Test 5: in a steady 20 m turn at 10 m/s (friction 1) the body rolls outwards, less with
+/// anti-roll bars than without (by the ratio of the roll stiffnesses within 10%), and no tyre
+/// ever pushes past friction times its load.
+#[test]
+fn anti_roll_bars_reduce_the_roll_in_a_steady_turn() {
+    let (with, without) = (steady_turn(true), steady_turn(false));
+    assert!(without > 0.005, "rolled {without} rad without bars");
+    // The roll falls as the roll stiffness rises: the springs' 4 k (0.8 m)^2 (k = m/4 (2 pi
+    // 1.5 Hz)^2), the two bars' 2 x 10,000 N/m x (1.6 m)^2.
+    let springs = 4.0 * MASS / 4.0 * (2.0 * PI * 1.5).powi(2) * 0.8 * 0.8;
+    let expected = springs / (springs + 2.0 * 10_000.0 * 1.6 * 1.6);
+    let ratio = with / without;
+    assert!(
+        (ratio - expected).abs() < 0.1 * expected,
+        "{with} rad with bars, {without} without: {ratio}, stiffnesses give {expected}"
+    );
+}

@@ -21,7 +21,9 @@
 //! `inertia / (radius^2 mass)` of the error a pass (0.5% for a car), and the car creeps. They are
 //! solved together, as one 2 x 2 block, exactly ([`WheelRows::solve_heading`]).
 //!
-//! The drive torque is applied to the spin once per substep, with the warm start.
+//! The drive torque is applied to the spin once per substep, with the warm start, and so is an
+//! extra force along the suspension (an anti-roll bar's, which the engine computes from the
+//! two wheels' suspension lengths as the step begins).
 
 use crate::body::{Bodies, Motion};
 use crate::joint::{JointFrame, PassContext};
@@ -56,6 +58,9 @@ pub struct WheelSetup {
     pub drive_torque: Real,
     /// The wheel's spin as the step begins (rad/s).
     pub spin: Real,
+    /// A force along the suspension added to the spring's (N; an anti-roll bar's), applied
+    /// as it stands for the step.
+    pub extra_force: Real,
 }
 
 /// Which of a wheel's accumulated impulses is which.
@@ -80,6 +85,8 @@ pub struct WheelRows {
     side: Row,
     /// The spin the wheel has now (rad/s).
     spin: Real,
+    /// The extra force's impulse per substep (N s).
+    extra: Real,
     /// Accumulated impulses: spring, stop, heading, side (N s), brake (N m s).
     impulses: [Real; 5],
 }
@@ -111,6 +118,7 @@ impl WheelRows {
             heading: on_contact(&setup.forward),
             side: on_contact(&setup.side),
             spin: setup.spin,
+            extra: setup.extra_force * h,
             setup,
             impulses,
         }
@@ -126,9 +134,10 @@ impl WheelRows {
         self.impulses
     }
 
-    /// The suspension's impulse this substep (N s): the wheel's load times the substep.
+    /// The suspension's impulse this substep (N s), with the extra force's: the wheel's load
+    /// times the substep.
     pub fn load_impulse(&self) -> Real {
-        self.impulses[SPRING] + self.impulses[STOP]
+        (self.impulses[SPRING] + self.impulses[STOP] + self.extra).max(0.0)
     }
 
     /// Forgets the accumulated impulses (warm starting off).
@@ -141,7 +150,8 @@ impl WheelRows {
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
         let i = self.impulses;
-        self.suspension.apply(&mut a, &mut b, i[SPRING] + i[STOP]);
+        self.suspension
+            .apply(&mut a, &mut b, i[SPRING] + i[STOP] + self.extra);
         self.heading.apply(&mut a, &mut b, i[HEADING]);
         self.side.apply(&mut a, &mut b, i[SIDE]);
         let s = &self.setup;
@@ -303,6 +313,7 @@ mod tests {
             brake_torque,
             drive_torque: 0.0,
             spin,
+            extra_force: 0.0,
         };
         let (a, b) = (Motion::STATIC, Motion::load(&bodies, chassis));
         let rows = WheelRows::new(&frame, (&a, &b), setup, (H, [0.0; 5]), 0);

@@ -161,22 +161,31 @@ impl World {
             .exclude_body(chassis_handle)
             .exclude_sensors();
         let b = self.motion(chassis_index);
+        // The casts first: an anti-roll bar reads two wheels' lengths.
+        let mut planes = [(Vector::zeros(), Vector::zeros()); MAX_WHEELS];
         for (i, wheel) in wheels.iter_mut().enumerate() {
             let w = wheel.settings;
             let state = &mut wheel.state;
             state.steer = steer[i];
             state.drive_torque = if w.driven { drive } else { 0.0 };
-            let brake_torque = input.brake * w.brake_torque
+            state.brake_torque = input.brake * w.brake_torque
                 + input.handbrake * w.handbrake_torque
                 + brake * w.brake_torque;
-            state.brake_torque = brake_torque;
             let mount = pose * w.mount;
             let dir = pose.rotation * w.direction;
             let hit = self
                 .cast_ray(mount, dir, w.max_length + w.radius, true, &filter)
                 .ok()
                 .flatten();
-            let Some(hit) = hit else {
+            // Along the wheel's heading and across it, in the ground's plane.
+            let heading = Rotation::from_scaled_axis(up * steer[i]) * forward;
+            let plane = hit.and_then(|hit| {
+                let n = hit.normal;
+                let along = (heading - n * heading.dot(&n)).try_normalize(1e-6)?;
+                Some((hit, along, n.cross(&along)))
+            });
+            // No ground, or ground standing across the heading (a wall, not a road).
+            let Some((hit, along, side)) = plane else {
                 state.contact = None;
                 state.suspension_length = w.max_length;
                 state.impulses = [0.0; 5];
@@ -186,29 +195,18 @@ impl World {
                 // In the air the wheel spins on by its torques alone.
                 let n = step.dt / w.inertia;
                 let spin = state.spin + state.drive_torque * n;
-                let braked = (spin.abs() - brake_torque * n).max(0.0);
+                let braked = (spin.abs() - state.brake_torque * n).max(0.0);
                 state.spin = braked.copysign(spin);
                 continue;
             };
-            let normal = hit.normal;
-            let heading = Rotation::from_scaled_axis(up * steer[i]) * forward;
-            let Some(along) = (heading - normal * heading.dot(&normal)).try_normalize(1e-6) else {
-                state.contact = None;
-                continue; // the ground stands across the wheel's heading: a wall, not a road
-            };
-            let side = normal.cross(&along);
+            planes[i] = (along, side);
             let ground = self.bodies.at(hit.body.index);
-            let ground_index = solver_index(ground);
-            let a = self.motion(ground_index);
-            let ground_velocity = |p: Vector<Real>| {
-                ground.linear_velocity()
-                    + ground
-                        .angular_velocity()
-                        .cross(&(p - ground.center_of_mass().coords))
-            };
             let point = hit.point;
-            let r_chassis = point - chassis_com;
-            let v = b.v + b.w.cross(&r_chassis) - ground_velocity(point.coords);
+            let ground_velocity = ground.linear_velocity()
+                + ground
+                    .angular_velocity()
+                    .cross(&(point - ground.center_of_mass()));
+            let v = b.v + b.w.cross(&(point - chassis_com)) - ground_velocity;
             let (v_long, v_lat) = (v.dot(&along), v.dot(&side));
             let rolling = state.spin * w.radius;
             let slip_speed = ((v_long - rolling).powi(2) + v_lat * v_lat).sqrt();
@@ -218,19 +216,41 @@ impl World {
             state.suspension_length = hit.toi - w.radius;
             state.contact = Some(WheelContact {
                 point,
-                normal,
+                normal: hit.normal,
                 collider: hit.collider,
                 body: hit.body,
             });
+        }
+        let mut extra = [0.0; MAX_WHEELS];
+        if let Some(vehicle) = self.vehicles.live(slot) {
+            for bar in &vehicle.anti_roll_bars {
+                let (left, right) = (&wheels[bar.left].state, &wheels[bar.right].state);
+                if left.contact.is_some() && right.contact.is_some() {
+                    let push = bar.stiffness * (right.suspension_length - left.suspension_length);
+                    extra[bar.left] += push;
+                    extra[bar.right] -= push;
+                }
+            }
+        }
+        for (i, wheel) in wheels.iter().enumerate() {
+            let (w, state) = (&wheel.settings, &wheel.state);
+            let Some(contact) = state.contact else {
+                continue;
+            };
+            let ground = self.bodies.at(contact.body.index);
+            let ground_index = solver_index(ground);
+            let a = self.motion(ground_index);
+            let mount = pose * w.mount;
             let frame = JointFrame {
                 body_a: ground_index,
                 body_b: chassis_index,
-                anchor_a: point - ground.center_of_mass(),
+                anchor_a: contact.point - ground.center_of_mass(),
                 anchor_b: mount - chassis_com,
-                separation: mount - point,
+                separation: mount - contact.point,
             };
+            let (along, side) = planes[i];
             let setup = WheelSetup {
-                up: -dir,
+                up: -(pose.rotation * w.direction),
                 forward: along,
                 side,
                 rest: w.rest_length + w.radius,
@@ -239,9 +259,10 @@ impl World {
                 radius: w.radius,
                 inertia: w.inertia,
                 friction: state.friction,
-                brake_torque,
+                brake_torque: state.brake_torque,
                 drive_torque: state.drive_torque,
                 spin: state.spin,
+                extra_force: extra[i],
             };
             let user = (slot * MAX_WHEELS + i) as u32;
             let carried = (step.h, state.impulses);
