@@ -257,7 +257,7 @@ impl FloatingCharacter {
 }
 
 /// Two unit vectors across `up` and across each other.
-fn across(up: &Vector<Real>) -> [Vector<Real>; 2] {
+pub(crate) fn across(up: &Vector<Real>) -> [Vector<Real>; 2] {
     let other = if up.x.abs() < 0.9 {
         Vector::x()
     } else {

@@ -7,9 +7,13 @@
 //!   prediction of its path that sees the world.
 //! - [`floating`]: a dynamic body held at a ride height by a spring along a ray, kept upright
 //!   and walked by capped motors: the character that feels pushes.
+//! - [`hover`]: a hover racer on spring rays at its corners, kept level by an upright spring,
+//!   driven and turned by capped motors.
 
 pub mod character;
 pub mod floating;
+pub mod hover;
 
 pub use character::{Character, CharacterHit, CharacterSettings, Ground, GroundState};
 pub use floating::{FloatingCharacter, FloatingSettings};
+pub use hover::{HoverInput, HoverRacer, HoverSettings};
