@@ -20,8 +20,11 @@
 //!   tyre's heading row, so that a braked car stands on a slope without creeping.
 //!
 //! The wheel's spin is a state of its own (inertia and angular velocity). The engine's torque
-//! reaches the driven wheels through the gearbox and an open differential (equal torques);
-//! the gearbox shifts by itself at set engine speeds. Steering turns the steered wheels by
+//! reaches the driven wheels through the gearbox and the differentials, rows of the solve
+//! too: an open differential gives its two wheels equal torques (a wheel on ice spins, the
+//! other gets no more), a limited-slip one locks them together up to its torque; the engine's
+//! inertia, times the gear ratio squared, turns with them. The gearbox shifts by itself at set
+//! engine speeds. Steering turns the steered wheels by
 //! Ackermann's geometry: every wheel's heading is tangent to a circle about one point on the
 //! rear axle's line.
 //!
@@ -88,6 +91,9 @@ pub struct Tyre {
     pub peak_slip: Real,
     /// The slip from which it slides.
     pub slide_slip: Real,
+    /// The rolling resistance: a torque of this times the load times the radius against the
+    /// wheel's spin (0.015: a car tyre on asphalt).
+    pub rolling_resistance: Real,
 }
 
 impl Default for Tyre {
@@ -97,6 +103,7 @@ impl Default for Tyre {
             slide: 0.7,
             peak_slip: 0.1,
             slide_slip: 0.4,
+            rolling_resistance: 0.015,
         }
     }
 }
@@ -125,12 +132,25 @@ impl Tyre {
     fn check(&self) -> Result<(), Error> {
         crate::error::finite(
             "tyre",
-            &[self.grip, self.slide, self.peak_slip, self.slide_slip],
+            &[
+                self.grip,
+                self.slide,
+                self.peak_slip,
+                self.slide_slip,
+                self.rolling_resistance,
+            ],
         )?;
-        if self.grip < 0.0 || self.slide < 0.0 || self.peak_slip < 0.0 {
+        let negative = [
+            self.grip,
+            self.slide,
+            self.peak_slip,
+            self.rolling_resistance,
+        ];
+        if negative.iter().any(|&x| x < 0.0) {
             return Err(Error::Negative("tyre friction or slip"));
         }
-        if self.grip > limits::MAX_FRICTION || self.slide > limits::MAX_FRICTION {
+        let frictions = [self.grip, self.slide, self.rolling_resistance];
+        if frictions.iter().any(|&x| x > limits::MAX_FRICTION) {
             return Err(Error::OutOfRange("tyre friction: at most 1000"));
         }
         if self.slide_slip <= self.peak_slip {
@@ -165,8 +185,6 @@ pub struct WheelSettings {
     pub inertia: Real,
     /// The largest steering angle (rad); 0: not steered.
     pub max_steer: Real,
-    /// Whether the engine drives it.
-    pub driven: bool,
     /// The brake's largest torque (N m).
     pub brake_torque: Real,
     /// The handbrake's largest torque (N m); 0: no handbrake on this wheel.
@@ -178,7 +196,7 @@ pub struct WheelSettings {
 impl WheelSettings {
     /// A wheel of `radius` at `mount`, hanging straight down (-y), with a 0.5 m suspension
     /// (rest 0.4, bump stop 0.1) on a 1.5 Hz spring of damping ratio 0.5, 1 kg m^2 of inertia,
-    /// 1,500 N m of brake, not steered, not driven.
+    /// 1,500 N m of brake, not steered (a differential drives it, if one names it).
     pub fn new(mount: Point<Real>, radius: Real) -> WheelSettings {
         WheelSettings {
             mount,
@@ -193,7 +211,6 @@ impl WheelSettings {
             },
             inertia: 1.0,
             max_steer: 0.0,
-            driven: false,
             brake_torque: 1500.0,
             handbrake_torque: 0.0,
             tyre: Tyre::default(),
@@ -246,6 +263,9 @@ impl WheelSettings {
 pub struct Engine {
     /// The largest torque (N m).
     pub max_torque: Real,
+    /// The moment of inertia of the engine and gearbox about the engine's shaft (kg m^2): the
+    /// wheels feel it times the overall gear ratio squared.
+    pub inertia: Real,
     /// The speed at which it idles, and below which it does not turn (rpm).
     pub idle_rpm: Real,
     /// The highest speed (rpm): no torque beyond it.
@@ -256,13 +276,15 @@ pub struct Engine {
 }
 
 impl Default for Engine {
-    /// 200 N m, 1,000 to 6,000 rpm, 80% of its torque at either end and all of it at 4,000:
+    /// 200 N m, 0.5 kg m^2, 1,000 to 6,000 rpm, 80% of its torque at either end and all of it
+    /// at 4,000:
     /// in first gear, through the default gearbox, a little less than what the two driven
     /// tyres of a 1,500 kg car hold on a road (more spins them, and a spinning tyre, sliding,
     /// holds less).
     fn default() -> Self {
         Engine {
             max_torque: 200.0,
+            inertia: 0.5,
             idle_rpm: 1000.0,
             max_rpm: 6000.0,
             torque_curve: vec![(0.0, 0.8), (0.66, 1.0), (1.0, 0.8)],
@@ -298,10 +320,13 @@ impl Engine {
     }
 
     fn check(&self) -> Result<(), Error> {
-        let values = [self.max_torque, self.idle_rpm, self.max_rpm];
+        let values = [self.max_torque, self.idle_rpm, self.max_rpm, self.inertia];
         crate::error::finite("engine", &values)?;
         if self.max_torque < 0.0 || self.idle_rpm < 0.0 {
             return Err(Error::Negative("engine torque or idle speed"));
+        }
+        if !(limits::MIN_INERTIA..=limits::MAX_INERTIA).contains(&self.inertia) {
+            return Err(Error::OutOfRange("engine inertia"));
         }
         if self.max_rpm <= self.idle_rpm {
             return Err(Error::OutOfRange("engine: max_rpm above idle_rpm"));
@@ -447,6 +472,21 @@ pub struct AntiRollBar {
     pub stiffness: Real,
 }
 
+/// A differential: the engine drives its two wheels with equal torques (an open
+/// differential: a wheel on ice spins, the other gets no more torque than it), or, with a
+/// `limited_slip_torque`, locks their spins together up to that torque (N m), so that the wheel
+/// with grip gets the rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Differential {
+    /// The left wheel's index.
+    pub left: usize,
+    /// The right wheel's index.
+    pub right: usize,
+    /// The most torque (N m) the limited slip passes from one wheel to the other; 0: open.
+    pub limited_slip_torque: Real,
+}
+
 /// A vehicle to add to a world ([`crate::World::add_vehicle`]).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -465,6 +505,8 @@ pub struct VehicleBuilder {
     pub gearbox: Gearbox,
     /// The anti-roll bars.
     pub anti_roll_bars: Vec<AntiRollBar>,
+    /// The differentials: the engine drives their wheels.
+    pub differentials: Vec<Differential>,
 }
 
 impl VehicleBuilder {
@@ -478,14 +520,15 @@ impl VehicleBuilder {
             engine: Engine::default(),
             gearbox: Gearbox::default(),
             anti_roll_bars: Vec::new(),
+            differentials: Vec::new(),
         }
     }
 
     /// A car on `chassis` (forward +x, up +y): four wheels of radius 0.35 m mounted at
     /// (±1.4, -0.1, ±0.8) in the chassis's frame (a 2.8 m wheelbase; a chassis 0.6 m tall
     /// centred on its frame rides with its floor a little above the wheels' centres), the
-    /// front ones steered up to 30°, the rear ones driven and with a 4,000 N m handbrake, an
-    /// anti-roll bar of 10,000 N/m on each axle.
+    /// front ones steered up to 30°, the rear ones driven through an open differential and
+    /// with a 4,000 N m handbrake, an anti-roll bar of 10,000 N/m on each axle.
     pub fn car(chassis: BodyHandle) -> VehicleBuilder {
         let mut builder = VehicleBuilder::new(chassis);
         for (x, z) in [(1.4, 0.8), (1.4, -0.8), (-1.4, 0.8), (-1.4, -0.8)] {
@@ -493,7 +536,6 @@ impl VehicleBuilder {
             if x > 0.0 {
                 wheel.max_steer = 30.0_f32.to_radians();
             } else {
-                wheel.driven = true;
                 wheel.handbrake_torque = 4000.0;
             }
             builder.wheels.push(wheel);
@@ -506,6 +548,11 @@ impl VehicleBuilder {
                 stiffness: 10_000.0,
             })
             .to_vec();
+        builder.differentials = vec![Differential {
+            left: 3,
+            right: 2,
+            limited_slip_torque: 0.0,
+        }];
         builder
     }
 
@@ -528,9 +575,31 @@ impl VehicleBuilder {
         for wheel in &self.wheels {
             wheel.check()?;
         }
+        let pair = |l: usize, r: usize| l < self.wheels.len() && r < self.wheels.len() && l != r;
+        for d in &self.differentials {
+            if !pair(d.left, d.right) {
+                return Err(Error::OutOfRange(
+                    "differential: two of the vehicle's wheels",
+                ));
+            }
+            crate::error::finite("limited slip torque", &[d.limited_slip_torque])?;
+            if d.limited_slip_torque < 0.0 {
+                return Err(Error::Negative("limited slip torque"));
+            }
+            let torque = [d.limited_slip_torque];
+            limits::bounded("limited slip torque", &torque, limits::MAX_FORCE, "torque")?;
+        }
+        // A wheel on two differentials would be driven twice.
+        let mut driven = [false; MAX_WHEELS];
+        for wheel in self.differentials.iter().flat_map(|d| [d.left, d.right]) {
+            if std::mem::replace(&mut driven[wheel.min(MAX_WHEELS - 1)], true) {
+                return Err(Error::OutOfRange(
+                    "differentials: each wheel on one at most",
+                ));
+            }
+        }
         for bar in &self.anti_roll_bars {
-            let wheels = self.wheels.len();
-            if bar.left >= wheels || bar.right >= wheels || bar.left == bar.right {
+            if !pair(bar.left, bar.right) {
                 return Err(Error::OutOfRange(
                     "anti-roll bar: two of the vehicle's wheels",
                 ));
@@ -592,7 +661,7 @@ pub struct WheelState {
     pub rotation: Real,
     /// The steering angle (rad, positive to the left).
     pub steer: Real,
-    /// The drive torque the engine gave it (N m).
+    /// The torque its differential drove it with (N m, positive forward).
     pub drive_torque: Real,
     /// The brake torque it was held with at most (N m).
     pub brake_torque: Real,
@@ -621,6 +690,13 @@ pub struct Vehicle {
     pub(crate) engine: Engine,
     pub(crate) gearbox: Gearbox,
     pub(crate) anti_roll_bars: Vec<AntiRollBar>,
+    pub(crate) differentials: Vec<Differential>,
+    /// Each differential's impulses to carry to the next step.
+    pub(crate) differential_impulses: Vec<[Real; 2]>,
+    /// The differentials' carrier's spin (rad/s): the engine's over the overall ratio.
+    pub(crate) carrier: Real,
+    /// Whether the clutch was in at the last step (the carrier turning with the engine).
+    pub(crate) carrier_engaged: bool,
     pub(crate) input: VehicleInput,
     /// The gear engaged: 1 is first, -1 reverse, 0 neutral.
     pub(crate) gear: i32,
@@ -654,6 +730,10 @@ impl Vehicle {
             engine: builder.engine,
             gearbox: builder.gearbox,
             anti_roll_bars: builder.anti_roll_bars,
+            differential_impulses: vec![[0.0; 2]; builder.differentials.len()],
+            differentials: builder.differentials,
+            carrier: 0.0,
+            carrier_engaged: false,
             input: VehicleInput::default(),
             gear: 1,
             rpm: idle,
@@ -673,6 +753,7 @@ impl Vehicle {
             engine: self.engine.clone(),
             gearbox: self.gearbox.clone(),
             anti_roll_bars: self.anti_roll_bars.clone(),
+            differentials: self.differentials.clone(),
         };
         builder.check()?;
         self.input.check()?;
@@ -680,7 +761,13 @@ impl Vehicle {
         if !(-1..=gears).contains(&self.gear) {
             return Err(Error::OutOfRange("vehicle gear"));
         }
-        crate::error::finite("vehicle state", &[self.rpm, self.since_shift])?;
+        crate::error::finite("vehicle state", &[self.rpm, self.since_shift, self.carrier])?;
+        if self.differential_impulses.len() != self.differentials.len() {
+            return Err(Error::OutOfRange("differentials' impulses"));
+        }
+        for impulses in &self.differential_impulses {
+            crate::error::finite("differential impulses", impulses)?;
+        }
         for wheel in &self.wheels {
             let s = &wheel.state;
             let values = [
@@ -719,6 +806,21 @@ impl Vehicle {
     /// The driver's input now.
     pub fn input(&self) -> VehicleInput {
         self.input
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The gearbox.
+    pub fn gearbox(&self) -> &Gearbox {
+        &self.gearbox
+    }
+
+    /// The differentials.
+    pub fn differentials(&self) -> &[Differential] {
+        &self.differentials
     }
 
     /// The anti-roll bars.

@@ -23,6 +23,7 @@ pub mod step;
 mod testing;
 #[cfg(target_arch = "x86_64")]
 mod transpose;
+pub mod vehicle;
 pub mod wheel;
 pub mod wide;
 

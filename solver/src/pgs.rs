@@ -35,7 +35,7 @@ use crate::joint::{
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::{Softness, SpringCache};
 use crate::step::StepContext;
-use crate::wheel::WheelRows;
+use crate::vehicle::Vehicles;
 use crate::{Real, Vector};
 /// How the solver iterates; the engine's `World` holds one.
 ///
@@ -213,9 +213,10 @@ pub struct Solver {
     /// The joints that are a length part alone (distance joints without limits,
     /// [`crate::joint::DistanceJoint::plain`]), as `points`.
     pub lengths: Vec<LengthRow>,
-    /// The step's wheels on the ground (vehicles'), solved after the joints in the serial
-    /// stage: the engine fills it, and finds each one's impulses and spin in it after the solve.
-    pub wheels: Vec<WheelRows>,
+    /// The step's vehicles (wheels and drive trains), solved after the joints in the serial
+    /// stage: the engine fills them, and finds their impulses and spins in them after the
+    /// solve.
+    pub vehicles: Vehicles,
     /// Each joint's last spring coefficients, for the engine to build the step's point and
     /// length parts without recomputing them.
     pub spring_cache: SpringCache,
@@ -349,7 +350,7 @@ struct Stages<'a> {
     /// The step's contacts: read to prepare the bundles, their impulses written back after.
     contacts: (Shared<Contact>, usize),
     joints: Shared<Vec<JointConstraint>>,
-    wheels: Shared<Vec<WheelRows>>,
+    vehicles: Shared<Vehicles>,
     /// The point parts, and the chains of them solved whole.
     points: Shared<Vec<PointRow>>,
     chains: Shared<Chains>,
@@ -546,7 +547,7 @@ impl Stages<'_> {
                 f(Serial {
                     bodies: &mut *self.bodies.0,
                     joints: &mut *self.joints.0,
-                    wheels: &mut *self.wheels.0,
+                    vehicles: &mut *self.vehicles.0,
                     points: &mut *self.points.0,
                     chains: &mut *self.chains.0,
                     contacts: &mut *self.scalar.0,
@@ -610,9 +611,7 @@ impl Stages<'_> {
         match pass {
             JointPass::WarmStart => {
                 s.joints.iter().for_each(|j| j.warm_start(s.bodies));
-                for w in s.wheels.iter_mut() {
-                    w.warm_start(s.bodies, self.h);
-                }
+                s.vehicles.warm_start(s.bodies, self.h);
             }
             JointPass::Solve { use_bias } => {
                 let context = PassContext {
@@ -624,9 +623,7 @@ impl Stages<'_> {
                 for j in s.joints.iter_mut() {
                     j.solve(s.bodies, &context);
                 }
-                for w in s.wheels.iter_mut() {
-                    w.solve(s.bodies, &context);
-                }
+                s.vehicles.solve(s.bodies, &context);
             }
         }
     }
@@ -686,7 +683,7 @@ impl Stages<'_> {
 struct Serial<'a> {
     bodies: &'a mut Bodies,
     joints: &'a mut Vec<JointConstraint>,
-    wheels: &'a mut Vec<WheelRows>,
+    vehicles: &'a mut Vehicles,
     points: &'a mut Vec<PointRow>,
     chains: &'a mut Chains,
     contacts: &'a mut Vec<ContactConstraint>,
@@ -913,7 +910,7 @@ impl Solver {
         self.joints.is_empty()
             && self.points.is_empty()
             && self.lengths.is_empty()
-            && self.wheels.is_empty()
+            && self.vehicles.is_empty()
     }
 
     /// What this step's lane kernels may assume ([`bundle::StepShape`]).
@@ -950,9 +947,7 @@ impl Solver {
             for l in &mut self.lengths {
                 l.impulse = 0.0;
             }
-            for w in &mut self.wheels {
-                w.reset_impulses();
-            }
+            self.vehicles.reset_impulses();
             for c in &mut self.contacts {
                 c.reset_impulses();
             }
@@ -1043,7 +1038,7 @@ impl Solver {
             spans: &self.bundles.spans,
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             joints: Shared(&mut self.joints),
-            wheels: Shared(&mut self.wheels),
+            vehicles: Shared(&mut self.vehicles),
             points: Shared(&mut self.points),
             chains: Shared(&mut self.chains),
             joint_lists: (

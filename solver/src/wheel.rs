@@ -14,16 +14,18 @@
 //!   both at the contact point. Each holds its slip at zero while the tyre grips; together they
 //!   push at most `friction * load` (the friction circle, the load being the suspension's
 //!   impulse this substep), the heading first.
-//! - **Brake**: a row on the spin alone towards zero, within the brake's torque.
+//! - **Brake**: a row on the spin alone towards zero, within the brake's torque and the
+//!   tyre's rolling resistance (its coefficient times the load times the radius).
 //!
 //! The heading row and the brake share the spin, and the spin's inertia is small beside the
 //! chassis's: solved one after the other, a braked wheel on a slope converges by about
 //! `inertia / (radius^2 mass)` of the error a pass (0.5% for a car), and the car creeps. They are
 //! solved together, as one 2 x 2 block, exactly ([`WheelRows::solve_heading`]).
 //!
-//! The drive torque is applied to the spin once per substep, with the warm start, and so is an
-//! extra force along the suspension (an anti-roll bar's, which the engine computes from the
-//! two wheels' suspension lengths as the step begins).
+//! An extra force along the suspension (an anti-roll bar's, which the engine computes from the
+//! two wheels' suspension lengths as the step begins) is applied once per substep, with the warm
+//! start. A wheel in the air has its spin and brake only. The drive reaches the spin through
+//! the differentials' rows (`crate::vehicle`).
 
 use crate::body::{Bodies, Motion};
 use crate::joint::{JointFrame, PassContext};
@@ -54,13 +56,16 @@ pub struct WheelSetup {
     pub friction: Real,
     /// The brake's largest torque (N m).
     pub brake_torque: Real,
-    /// The drive torque on the wheel (N m, positive forward).
-    pub drive_torque: Real,
+    /// The tyre's rolling resistance: a torque of this times the load times the radius
+    /// against the spin.
+    pub rolling_resistance: Real,
     /// The wheel's spin as the step begins (rad/s).
     pub spin: Real,
     /// A force along the suspension added to the spring's (N; an anti-roll bar's), applied
     /// as it stands for the step.
     pub extra_force: Real,
+    /// Whether the wheel is on the ground: without, its spin and brake alone.
+    pub grounded: bool,
 }
 
 /// Which of a wheel's accumulated impulses is which.
@@ -84,7 +89,7 @@ pub struct WheelRows {
     heading: Row,
     side: Row,
     /// The spin the wheel has now (rad/s).
-    spin: Real,
+    pub(crate) spin: Real,
     /// The extra force's impulse per substep (N s).
     extra: Real,
     /// Accumulated impulses: spring, stop, heading, side (N s), brake (N m s).
@@ -145,22 +150,39 @@ impl WheelRows {
         self.impulses = [0.0; 5];
     }
 
-    /// Applies the accumulated impulses and the substep's drive torque.
-    pub fn warm_start(&mut self, bodies: &mut Bodies, h: Real) {
+    /// The wheel's inverse moment of inertia about its axle (1 / (kg m^2)).
+    pub(crate) fn inverse_inertia(&self) -> Real {
+        1.0 / self.setup.inertia
+    }
+
+    /// Applies the accumulated impulses.
+    pub fn warm_start(&mut self, bodies: &mut Bodies) {
+        let i = self.impulses;
+        let s = &self.setup;
+        self.spin += (i[BRAKE] - i[HEADING] * s.radius) / s.inertia;
+        if !s.grounded {
+            return;
+        }
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
-        let i = self.impulses;
         self.suspension
             .apply(&mut a, &mut b, i[SPRING] + i[STOP] + self.extra);
         self.heading.apply(&mut a, &mut b, i[HEADING]);
         self.side.apply(&mut a, &mut b, i[SIDE]);
-        let s = &self.setup;
-        self.spin += (s.drive_torque * h - i[HEADING] * s.radius + i[BRAKE]) / s.inertia;
         Motion::store_pair(bodies, (&a, self.frame.body_a), (&b, self.frame.body_b));
     }
 
-    /// One iteration: the suspension, then the heading with the brake, then the side.
+    /// One iteration: the suspension, then the heading with the brake, then the side; in the
+    /// air, the brake alone.
     pub fn solve(&mut self, bodies: &mut Bodies, pass: &PassContext) {
+        if !self.setup.grounded {
+            let brake = self.setup.brake_torque * pass.h;
+            let k0 = self.impulses[BRAKE];
+            let k = (k0 - self.spin * self.setup.inertia).max(-brake).min(brake);
+            self.impulses[BRAKE] = k;
+            self.spin += (k - k0) / self.setup.inertia;
+            return;
+        }
         let mut a = Motion::load(bodies, self.frame.body_a);
         let mut b = Motion::load(bodies, self.frame.body_b);
         let height = self.frame.current_separation(&a, &b).dot(&self.setup.up);
@@ -225,7 +247,7 @@ impl WheelRows {
     fn solve_heading(&mut self, (a, b): (&mut Motion, &mut Motion), grip: Real, h: Real) {
         let s = &self.setup;
         let (r, n) = (s.radius, 1.0 / s.inertia);
-        let brake = s.brake_torque * h;
+        let brake = s.brake_torque * h + s.rolling_resistance * r * self.load_impulse();
         let m = if self.heading.effective_mass > 0.0 {
             1.0 / self.heading.effective_mass
         } else {
@@ -311,9 +333,10 @@ mod tests {
             inertia: 1.0,
             friction,
             brake_torque,
-            drive_torque: 0.0,
+            rolling_resistance: 0.0,
             spin,
             extra_force: 0.0,
+            grounded: true,
         };
         let (a, b) = (Motion::STATIC, Motion::load(&bodies, chassis));
         let rows = WheelRows::new(&frame, (&a, &b), setup, (H, [0.0; 5]), 0);

@@ -7,6 +7,7 @@ use sprung_solver::body::STATIC;
 use sprung_solver::joint::JointFrame;
 use sprung_solver::softness::Spring;
 use sprung_solver::step::StepContext;
+use sprung_solver::vehicle::{DifferentialRows, DriveRows};
 use sprung_solver::wheel::{WheelRows, WheelSetup};
 
 use super::World;
@@ -100,7 +101,7 @@ impl World {
                 .wheels
                 .iter()
                 .any(|w| w.state.spin.abs() > RESTING_SPIN);
-            if input.throttle != 0.0 || turning {
+            if input.throttle != 0.0 || turning || vehicle.carrier.abs() > RESTING_SPIN {
                 let chassis = vehicle.chassis;
                 if self.bodies.at(chassis.index).is_sleeping() {
                     self.wake(chassis);
@@ -109,13 +110,13 @@ impl World {
         }
     }
 
-    /// Casts each awake vehicle's wheels, runs its drive train, and gives the solver the rows
-    /// of each wheel on the ground; a wheel in the air spins on by its drive and brake torques.
+    /// Casts each awake vehicle's wheels, runs its drive train, and gives the solver its rows:
+    /// each wheel's (on the ground or not) and its differentials'.
     pub(super) fn build_wheels(&mut self, step: &StepContext) {
+        self.solver.vehicles.clear();
         if self.vehicles.is_empty() {
             return;
         }
-        self.solver.wheels.clear();
         for slot in 0..self.vehicles.slots() {
             let Some(vehicle) = self.vehicles.live_mut(slot) else {
                 continue;
@@ -152,7 +153,19 @@ impl World {
             input.steering,
             &mut steer,
         );
-        let (drive, brake) = drive_train(vehicle, wheels, speed, step.dt);
+        let (carrier, brake) = drive_train(vehicle, wheels, speed, step.dt);
+        let first_wheel = self.solver.vehicles.wheels.len();
+        let first_differential = self.solver.vehicles.differentials.len();
+        let differentials = vehicle.differentials.iter();
+        for (d, impulses) in differentials.zip(&mut vehicle.differential_impulses) {
+            if carrier.is_none() {
+                *impulses = [0.0; 2]; // declutched: the wheels roll free
+                continue;
+            }
+            let rows = DifferentialRows::new((d.left, d.right), d.limited_slip_torque, *impulses);
+            self.solver.vehicles.differentials.push(rows);
+        }
+        let carrier = carrier.unwrap_or((0.0, 0.0, 0.0));
         let chassis_handle = vehicle.chassis;
         let chassis = self.bodies.at(chassis_handle.index);
         let chassis_index = chassis.solver_index;
@@ -167,7 +180,6 @@ impl World {
             let w = wheel.settings;
             let state = &mut wheel.state;
             state.steer = steer[i];
-            state.drive_torque = if w.driven { drive } else { 0.0 };
             state.brake_torque = input.brake * w.brake_torque
                 + input.handbrake * w.handbrake_torque
                 + brake * w.brake_torque;
@@ -192,11 +204,6 @@ impl World {
                 state.load = 0.0;
                 state.longitudinal_force = 0.0;
                 state.lateral_force = 0.0;
-                // In the air the wheel spins on by its torques alone.
-                let n = step.dt / w.inertia;
-                let spin = state.spin + state.drive_torque * n;
-                let braked = (spin.abs() - state.brake_torque * n).max(0.0);
-                state.spin = braked.copysign(spin);
                 continue;
             };
             planes[i] = (along, side);
@@ -234,20 +241,32 @@ impl World {
         }
         for (i, wheel) in wheels.iter().enumerate() {
             let (w, state) = (&wheel.settings, &wheel.state);
-            let Some(contact) = state.contact else {
-                continue;
-            };
-            let ground = self.bodies.at(contact.body.index);
-            let ground_index = solver_index(ground);
-            let a = self.motion(ground_index);
             let mount = pose * w.mount;
-            let frame = JointFrame {
-                body_a: ground_index,
-                body_b: chassis_index,
-                anchor_a: contact.point - ground.center_of_mass(),
-                anchor_b: mount - chassis_com,
-                separation: mount - contact.point,
+            // In the air: the spin and the brake alone (no body rows).
+            let (ground_index, frame) = match state.contact {
+                Some(contact) => {
+                    let ground = self.bodies.at(contact.body.index);
+                    let frame = JointFrame {
+                        body_a: solver_index(ground),
+                        body_b: chassis_index,
+                        anchor_a: contact.point - ground.center_of_mass(),
+                        anchor_b: mount - chassis_com,
+                        separation: mount - contact.point,
+                    };
+                    (frame.body_a, frame)
+                }
+                None => {
+                    let frame = JointFrame {
+                        body_a: STATIC,
+                        body_b: STATIC,
+                        anchor_a: Vector::zeros(),
+                        anchor_b: Vector::zeros(),
+                        separation: Vector::zeros(),
+                    };
+                    (STATIC, frame)
+                }
             };
+            let a = self.motion(ground_index);
             let (along, side) = planes[i];
             let setup = WheelSetup {
                 up: -(pose.rotation * w.direction),
@@ -260,51 +279,52 @@ impl World {
                 inertia: w.inertia,
                 friction: state.friction,
                 brake_torque: state.brake_torque,
-                drive_torque: state.drive_torque,
+                rolling_resistance: w.tyre.rolling_resistance,
                 spin: state.spin,
                 extra_force: extra[i],
+                grounded: state.contact.is_some(),
             };
             let user = (slot * MAX_WHEELS + i) as u32;
             let carried = (step.h, state.impulses);
             let rows = WheelRows::new(&frame, (&a, &b), setup, carried, user);
-            self.solver.wheels.push(rows);
+            self.solver.vehicles.wheels.push(rows);
         }
+        let ranges = (
+            first_wheel..self.solver.vehicles.wheels.len(),
+            first_differential..self.solver.vehicles.differentials.len(),
+        );
+        let drive = DriveRows::new(ranges, carrier, slot as u32);
+        self.solver.vehicles.drives.push(drive);
     }
 
-    /// Gives each wheel on the ground its spin and forces from the solve, and turns every
-    /// awake wheel by its spin.
+    /// Gives each awake vehicle its carrier's spin, and each of its wheels its spin and forces,
+    /// from the solve, and turns the wheels by their spin.
     pub(super) fn store_wheels(&mut self, step: &StepContext) {
-        let h = step.h;
-        for rows in &self.solver.wheels {
-            let (slot, i) = (
-                rows.user_index as usize / MAX_WHEELS,
-                rows.user_index as usize % MAX_WHEELS,
-            );
-            let Some(wheel) = self
-                .vehicles
-                .live_mut(slot)
-                .and_then(|v| v.wheels.get_mut(i))
-            else {
+        let (h, solved) = (step.h, &self.solver.vehicles);
+        for drive in &solved.drives {
+            let Some(vehicle) = self.vehicles.live_mut(drive.user_index as usize) else {
                 continue;
             };
-            let state = &mut wheel.state;
-            let impulses = rows.impulses();
-            state.impulses = impulses;
-            state.spin = rows.spin();
-            state.load = rows.load_impulse() / h;
-            state.longitudinal_force = impulses[2] / h;
-            state.lateral_force = impulses[3] / h;
-        }
-        for slot in 0..self.vehicles.slots() {
-            let Some(vehicle) = self.vehicles.live_mut(slot) else {
-                continue;
-            };
-            if self.bodies.at(vehicle.chassis.index).solver_index == STATIC {
-                continue;
+            vehicle.carrier = drive.carrier();
+            let differentials = &solved.differentials[drive.differentials.clone()];
+            for (k, rows) in differentials.iter().enumerate() {
+                let [split, lock] = rows.impulses();
+                vehicle.differential_impulses[k] = [split, lock];
+                let d = vehicle.differentials[k];
+                vehicle.wheels[d.left].state.drive_torque = (split + lock) / h;
+                vehicle.wheels[d.right].state.drive_torque = (split - lock) / h;
             }
-            for wheel in &mut vehicle.wheels {
-                let turned = wheel.state.rotation + wheel.state.spin * step.dt;
-                wheel.state.rotation = turned.rem_euclid(std::f32::consts::TAU);
+            let wheels = &solved.wheels[drive.wheels.clone()];
+            for (wheel, rows) in vehicle.wheels.iter_mut().zip(wheels) {
+                let state = &mut wheel.state;
+                let impulses = rows.impulses();
+                state.impulses = impulses;
+                state.spin = rows.spin();
+                state.load = rows.load_impulse() / h;
+                state.longitudinal_force = impulses[2] / h;
+                state.lateral_force = impulses[3] / h;
+                let turned = state.rotation + state.spin * step.dt;
+                state.rotation = turned.rem_euclid(std::f32::consts::TAU);
             }
         }
     }
@@ -336,29 +356,42 @@ fn suspension_spring(spring: &Spring, share: Real) -> Spring {
     }
 }
 
-/// The drive train for one step: the gear, the engine's speed, and the drive torque on each
-/// driven wheel (N m) with the brake the throttle asks for (a fraction of each wheel's brake:
-/// the throttle against the motion brakes first). Open differential: every driven wheel gets
-/// the same torque.
-fn drive_train(vehicle: &mut Vehicle, wheels: &[Wheel], speed: Real, dt: Real) -> (Real, Real) {
+/// The drive train for one step: the gear, the engine's speed, and, while the clutch is in
+/// (the throttle pushing), the carrier's state for the solve (its spin, its inertia and the
+/// torque on it: the engine's times the overall gear ratio, and its inertia times that ratio
+/// squared); with the brake the throttle asks for (a fraction of each wheel's brake: the
+/// throttle against the motion brakes first).
+///
+/// Without throttle the clutch is out: the engine idles and the wheels roll free of it (no
+/// engine braking), so that the brakes do not have to stop the engine's flywheel, and a
+/// change of gear while coasting or braking puts no momentum into the wheels. The clutch
+/// takes up at the driven wheels' mean spin.
+fn drive_train(
+    vehicle: &mut Vehicle,
+    wheels: &[Wheel],
+    speed: Real,
+    dt: Real,
+) -> (Option<(Real, Real, Real)>, Real) {
     vehicle.since_shift += dt;
     let throttle = vehicle.input.throttle;
-    let driven = wheels.iter().filter(|w| w.settings.driven);
-    let (sum, count) = driven.fold((0.0, 0), |(s, n), w| (s + w.state.spin, n + 1));
-    if count == 0 {
-        return (0.0, 0.0);
-    }
-    let spin = sum / count as Real;
+    let driven = vehicle.differentials.iter().flat_map(|d| [d.left, d.right]);
+    let (sum, count) = driven.fold((0.0, 0), |(s, n), i| (s + wheels[i].state.spin, n + 1));
+    let engaged = vehicle.carrier_engaged;
+    let carrier = match (engaged, count) {
+        (_, 0) => 0.0,
+        (true, _) => vehicle.carrier,
+        (false, _) => sum / count as Real,
+    };
     // The throttle against the motion brakes until the vehicle all but stands.
-    if throttle > 0.0 && speed < -SLIP_SPEED || throttle < 0.0 && speed > SLIP_SPEED {
-        return (0.0, throttle.abs());
-    }
-    if throttle < 0.0 && vehicle.gear != -1 {
-        vehicle.gear = -1;
-        vehicle.since_shift = 0.0;
-    } else if throttle > 0.0 && vehicle.gear < 1 {
-        vehicle.gear = 1;
-        vehicle.since_shift = 0.0;
+    let braking = throttle > 0.0 && speed < -SLIP_SPEED || throttle < 0.0 && speed > SLIP_SPEED;
+    if !braking {
+        if throttle < 0.0 && vehicle.gear != -1 {
+            vehicle.gear = -1;
+            vehicle.since_shift = 0.0;
+        } else if throttle > 0.0 && vehicle.gear < 1 {
+            vehicle.gear = 1;
+            vehicle.since_shift = 0.0;
+        }
     }
     let gearbox = &vehicle.gearbox;
     let ratio = |gear: i32| {
@@ -370,7 +403,7 @@ fn drive_train(vehicle: &mut Vehicle, wheels: &[Wheel], speed: Real, dt: Real) -
         r * gearbox.differential_ratio
     };
     let to_rpm = 60.0 / std::f32::consts::TAU;
-    let rpm = |gear: i32| (spin * ratio(gear) * to_rpm).max(vehicle.engine.idle_rpm);
+    let rpm = |gear: i32| (carrier * ratio(gear) * to_rpm).max(vehicle.engine.idle_rpm);
     if vehicle.gear > 0 && vehicle.since_shift >= gearbox.shift_time {
         let (gear, top) = (vehicle.gear, gearbox.ratios.len() as i32);
         if rpm(gear) > gearbox.shift_up_rpm && gear < top {
@@ -382,8 +415,16 @@ fn drive_train(vehicle: &mut Vehicle, wheels: &[Wheel], speed: Real, dt: Real) -
             vehicle.since_shift = 0.0;
         }
     }
-    let gear = vehicle.gear;
-    vehicle.rpm = rpm(gear);
-    let torque = throttle.abs() * vehicle.engine.torque(vehicle.rpm) * ratio(gear);
-    (torque / count as Real, 0.0)
+    let g = ratio(vehicle.gear);
+    let brake = if braking { throttle.abs() } else { 0.0 };
+    vehicle.carrier_engaged = throttle != 0.0 && !braking && count > 0;
+    if !vehicle.carrier_engaged {
+        vehicle.rpm = vehicle.engine.idle_rpm;
+        vehicle.carrier = carrier;
+        return (None, brake);
+    }
+    vehicle.rpm = rpm(vehicle.gear);
+    let torque = throttle.abs() * vehicle.engine.torque(vehicle.rpm) * g;
+    let inertia = vehicle.engine.inertia * g * g;
+    (Some((carrier, inertia, torque)), brake)
 }
