@@ -1,5 +1,6 @@
 //! Bytes into a sequence of world edits through sprung's public API (add and remove bodies,
-//! colliders and joints, set poses, velocities, forces, settings, gravity; step), with the
+//! colliders, joints and vehicles, set poses, velocities, forces, settings, gravity, a
+//! vehicle's input; step), with the
 //! hostile numbers of `number`: never a panic, and after every edit every live body finite, the
 //! counts right, every collider's body live, every contact between live colliders.
 #![no_main]
@@ -11,6 +12,7 @@ use sprung::{
     BodyHandle, ColliderBuilder, ColliderHandle, JointBuilder, JointHandle, RigidBodyBuilder,
     SolverSettings, Spring, World,
 };
+use sprung::vehicle::{VehicleBuilder, VehicleHandle, VehicleInput};
 use sprung_collision_fuzz::{number, plausible, vector};
 
 fn pick<T: Copy>(u: &mut Unstructured, list: &[T]) -> Result<Option<T>> {
@@ -42,9 +44,10 @@ fn run(u: &mut Unstructured) -> Result<()> {
     let mut bodies: Vec<BodyHandle> = vec![floor];
     let mut colliders: Vec<ColliderHandle> = Vec::new();
     let mut joints: Vec<JointHandle> = Vec::new();
+    let mut vehicles: Vec<VehicleHandle> = Vec::new();
     let edits = u.int_in_range(1..=64)?;
     for _ in 0..edits {
-        match u.choose_index(12)? {
+        match u.choose_index(14)? {
             0 | 1 => {
                 let builder = match u.choose_index(3)? {
                     0 => RigidBodyBuilder::dynamic(),
@@ -136,6 +139,56 @@ fn run(u: &mut Unstructured) -> Result<()> {
                 let _ = world.set_settings(settings);
                 let _ = world.set_gravity(vector(u)?);
             }
+            11 => {
+                // A vehicle on any body, its wheels, springs, tyres and drive train hostile.
+                let Some(b) = pick(u, &bodies)? else {
+                    continue;
+                };
+                let mut builder = VehicleBuilder::car(b);
+                if u.arbitrary()? {
+                    builder.wheels.truncate(u.int_in_range(0..=4)?);
+                }
+                for wheel in &mut builder.wheels {
+                    if u.ratio(1, 3)? {
+                        wheel.mount = Point::from(small_vector(u)?);
+                        wheel.direction = vector(u)?;
+                        wheel.radius = value(u)?;
+                        wheel.rest_length = value(u)?;
+                        wheel.max_length = value(u)?;
+                        wheel.inertia = number(u)?;
+                        wheel.spring = Spring::Frequency {
+                            hertz: number(u)?,
+                            damping_ratio: value(u)?,
+                        };
+                        wheel.tyre.grip = value(u)?;
+                        wheel.brake_torque = number(u)?;
+                    }
+                }
+                if u.ratio(1, 3)? {
+                    builder.engine.max_torque = number(u)?;
+                    builder.engine.inertia = number(u)?;
+                    builder.differentials[0].limited_slip_torque = number(u)?;
+                    builder.anti_roll_bars[0].stiffness = number(u)?;
+                }
+                if let Ok(v) = world.add_vehicle(builder) {
+                    vehicles.push(v);
+                }
+            }
+            12 => {
+                if let Some(v) = pick(u, &vehicles)? {
+                    if u.ratio(1, 5)? {
+                        let _ = world.remove_vehicle(v);
+                        continue;
+                    }
+                    let input = VehicleInput {
+                        throttle: value(u)?,
+                        brake: value(u)?,
+                        handbrake: value(u)?,
+                        steering: value(u)?,
+                    };
+                    let _ = world.set_vehicle_input(v, input);
+                }
+            }
             _ => {
                 let dt = if u.ratio(1, 4)? { number(u)? } else { 1.0 / 60.0 };
                 for _ in 0..u.int_in_range(1..=4)? {
@@ -168,6 +221,14 @@ fn check(world: &World, colliders: &[ColliderHandle]) {
     }
     for (a, b, _) in world.contacts() {
         assert!(world.collider(a).is_some() && world.collider(b).is_some());
+    }
+    for (_, vehicle) in world.vehicles() {
+        assert!(world.body(vehicle.chassis()).is_some(), "a vehicle outlived its chassis");
+        for wheel in vehicle.wheels() {
+            let s = wheel.state;
+            let values = [s.spin, s.rotation, s.load, s.suspension_length, s.drive_torque];
+            assert!(values.iter().all(|x| x.is_finite()), "non-finite wheel: {s:?}");
+        }
     }
 }
 

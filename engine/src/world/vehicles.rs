@@ -305,28 +305,49 @@ impl World {
             let Some(vehicle) = self.vehicles.live_mut(drive.user_index as usize) else {
                 continue;
             };
-            vehicle.carrier = drive.carrier();
+            vehicle.carrier = spin_within_limits(drive.carrier());
             let differentials = &solved.differentials[drive.differentials.clone()];
             for (k, rows) in differentials.iter().enumerate() {
-                let [split, lock] = rows.impulses();
+                let [split, lock] = rows.impulses().map(finite_or_zero);
                 vehicle.differential_impulses[k] = [split, lock];
                 let d = vehicle.differentials[k];
-                vehicle.wheels[d.left].state.drive_torque = (split + lock) / h;
-                vehicle.wheels[d.right].state.drive_torque = (split - lock) / h;
+                vehicle.wheels[d.left].state.drive_torque = finite_or_zero((split + lock) / h);
+                vehicle.wheels[d.right].state.drive_torque = finite_or_zero((split - lock) / h);
             }
             let wheels = &solved.wheels[drive.wheels.clone()];
             for (wheel, rows) in vehicle.wheels.iter_mut().zip(wheels) {
                 let state = &mut wheel.state;
-                let impulses = rows.impulses();
+                let impulses = rows.impulses().map(finite_or_zero);
                 state.impulses = impulses;
-                state.spin = rows.spin();
-                state.load = rows.load_impulse() / h;
-                state.longitudinal_force = impulses[2] / h;
-                state.lateral_force = impulses[3] / h;
+                state.spin = spin_within_limits(rows.spin());
+                state.load = finite_or_zero(rows.load_impulse() / h);
+                state.longitudinal_force = finite_or_zero(impulses[2] / h);
+                state.lateral_force = finite_or_zero(impulses[3] / h);
                 let turned = state.rotation + state.spin * step.dt;
                 state.rotation = turned.rem_euclid(std::f32::consts::TAU);
             }
         }
+    }
+}
+
+/// A wheel's or carrier's spin held to the engine's angular speed limit, and to zero if it is
+/// not a number (hostile settings: an engine of next to no inertia on a huge torque), so that
+/// a vehicle's state stays finite whatever it is given.
+fn spin_within_limits(spin: Real) -> Real {
+    let max = crate::limits::MAX_ANGULAR_SPEED;
+    if spin.is_nan() {
+        0.0
+    } else {
+        spin.clamp(-max, max)
+    }
+}
+
+/// What the solve hands back, kept finite (a snapshot of the world must stay valid).
+fn finite_or_zero(x: Real) -> Real {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
     }
 }
 
