@@ -18,4 +18,7 @@ pub mod runner;
 pub mod scenes;
 pub mod spring_plot;
 
-pub use scenes::{catalogue, find, find_any, Check, Crowd, Scene, SceneSpec, Steer, SHOWCASE};
+pub use scenes::{
+    catalogue, find, find_any, Check, Crowd, Fleet, Lap, Scene, SceneSpec, Steer, SHOWCASE,
+    VEHICLES,
+};

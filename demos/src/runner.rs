@@ -86,6 +86,10 @@ pub struct Report {
     /// where it ended, along its last motion (µs): what a move's cost is held to.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub us_per_eight_casts: Option<f64>,
+    /// Vehicles' scenes: the best run's mean step time per vehicle (µs), the drivers' scripts
+    /// left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub us_per_vehicle: Option<f64>,
     /// The settings the scene ran with.
     pub settings: Settings,
     /// Why a step failed, if one did (the run stops there).
@@ -207,11 +211,12 @@ pub fn run(spec: &SceneSpec, options: &Options, on_step: &mut dyn FnMut()) -> Re
         let mut report = sprung::StepReport::default();
         let mut error = None;
         for step in 0..steps {
-            let watched = scene.crowd.as_ref().map_or(0.0, |c| c.watch_ms);
+            let watched = outside_the_step(&scene);
             let start = Instant::now();
             let result = scene.step(spec.dt);
-            // The characters' per-step checks are the run's, not the step's.
-            let checks = scene.crowd.as_ref().map_or(0.0, |c| c.watch_ms) - watched;
+            // The characters' per-step checks and the drivers' scripts are the run's, not the
+            // step's.
+            let checks = outside_the_step(&scene) - watched;
             let ms = start.elapsed().as_secs_f64() * 1e3 - checks;
             match result {
                 Ok(r) => {
@@ -266,6 +271,10 @@ pub fn run(spec: &SceneSpec, options: &Options, on_step: &mut dyn FnMut()) -> Re
         }
         None => (None, None),
     };
+    let us_per_vehicle = scene.fleet.as_ref().map(|fleet| {
+        let vehicles = fleet.vehicles.len() + usize::from(fleet.racer.is_some());
+        per_step(best) * 1e3 / vehicles.max(1) as f64
+    });
     Report {
         scene: spec.name,
         bodies: report.dynamic_bodies + points,
@@ -292,9 +301,17 @@ pub fn run(spec: &SceneSpec, options: &Options, on_step: &mut dyn FnMut()) -> Re
             .count(),
         us_per_move,
         us_per_eight_casts,
+        us_per_vehicle,
         settings: Settings::from(scene.world.settings()),
         error,
     }
+}
+
+/// Time a scene has spent on work that is not the engine's step (ms): its characters' checks
+/// and its drivers' scripts.
+fn outside_the_step(scene: &crate::Scene) -> f64 {
+    let crowd = scene.crowd.as_ref().map_or(0.0, |c| c.watch_ms);
+    crowd + scene.fleet.as_ref().map_or(0.0, |f| f.script_ms)
 }
 
 /// A run that could not start.
@@ -321,6 +338,7 @@ fn failed(spec: &SceneSpec, steps: usize, options: &Options, error: String) -> R
         bodies_asleep: 0,
         us_per_move: None,
         us_per_eight_casts: None,
+        us_per_vehicle: None,
         settings: Settings::from(&options.settings),
         error: Some(error),
     }

@@ -117,3 +117,26 @@ fn characters_walk_without_allocating() {
         "{count} allocations in 16 steps of pushing crates"
     );
 }
+
+#[test]
+fn vehicles_drive_without_allocating() {
+    let spec = find("vehicles").unwrap();
+    let mut scene = (spec.build)();
+    scene.world.set_sleeping(false);
+    // The drivers' inputs and the world's step: the wheels' casts and rows, the drive trains,
+    // the racer's pads and motors, from half a second in (the first contacts' lists grown) to before the first car reaches its ramp or
+    // crate (whose new pairs grow the world's lists once, as any new contact does).
+    let mut drive = |steps: usize, counted: bool| {
+        ALLOCATIONS.store(0, Ordering::Relaxed);
+        COUNTING.store(counted, Ordering::Relaxed);
+        for _ in 0..steps {
+            scene.step(spec.dt).unwrap();
+            scene.world.drain_events().for_each(drop);
+        }
+        COUNTING.store(false, Ordering::Relaxed);
+        ALLOCATIONS.load(Ordering::Relaxed)
+    };
+    drive(30, false);
+    let count = drive(90, true);
+    assert_eq!(count, 0, "{count} allocations in 90 steps of 100 cars");
+}

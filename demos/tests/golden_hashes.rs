@@ -41,6 +41,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("many_pyramids", 0x5c7fcaadedf03b33),
     ("joint_grid100", 0xb67e4f4279c305df),
     ("character", 0xf1fe35b6d9797912),
+    ("vehicles", 0x45b5960785c8e418),
 ];
 
 #[test]

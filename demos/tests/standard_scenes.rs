@@ -105,6 +105,7 @@ fn the_catalogue_follows_scenes_md() {
             "many_pyramids",
             "joint_grid100",
             "character",
+            "vehicles",
         ]
     );
     let steps = |name| find(name).unwrap().steps;

@@ -67,6 +67,13 @@ pub enum Check {
         /// The least distance to any collider allowed at any step (m): half the skin.
         min_clearance: Real,
     },
+    /// Vehicles driving laps: every car round its lap, none ever tipped past 60° or below the
+    /// terrain (watched every step by [`Scene::step`]), the hover racer round its lap, no
+    /// crate lost.
+    Vehicles {
+        /// The laps to complete: one per car.
+        laps: usize,
+    },
     /// The spring net: finite, stretched as physics says, hanging where physics says, at rest.
     SpringNet {
         /// Rest length of the net's springs (m).
@@ -178,6 +185,9 @@ impl Scene {
         if let Some(crowd) = &mut self.crowd {
             crowd.watch(&self.world);
         }
+        if let Some(fleet) = &mut self.fleet {
+            fleet.watch(&self.world);
+        }
     }
 
     /// Tracked bodies whose centre has |x| > 100 or |z| > 100 or y < -1, or is not finite
@@ -256,6 +266,19 @@ impl Scene {
                         Limit::Above(min_clearance),
                     ),
                     Figure::new("fell_through", crowd.fell_through as f64, Limit::Equal(0.0)),
+                    Figure::new("lost", self.lost() as f64, Limit::Equal(0.0)),
+                ]
+            }
+            Check::Vehicles { laps } => {
+                let Some(fleet) = &self.fleet else {
+                    return Vec::new();
+                };
+                let racer = fleet.racer.is_some() && fleet.racer_lap.done();
+                vec![
+                    Figure::new("laps", fleet.laps_done() as f64, Limit::Equal(laps as Real)),
+                    Figure::new("flipped", fleet.flipped as f64, Limit::Equal(0.0)),
+                    Figure::new("fell_through", fleet.fell_through as f64, Limit::Equal(0.0)),
+                    Figure::new("racer_lap", f64::from(u8::from(racer)), Limit::Equal(1.0)),
                     Figure::new("lost", self.lost() as f64, Limit::Equal(0.0)),
                 ]
             }

@@ -9,10 +9,12 @@ mod joints;
 mod pyramid;
 mod showcase;
 mod soft;
+mod vehicles;
 
 pub use character::{Crowd, Steer, CHARACTERS};
 pub use checks::{Check, Figure, Limit};
 pub use showcase::UPRIGHT_AT as SHOWCASE_UPRIGHT_AT;
+pub use vehicles::{terrain_height, Fleet, Lap, LAP_RADIUS, VEHICLES};
 
 use sprung::math::{Isometry, Real, Vector};
 use sprung::{BodyHandle, ColliderBuilder, RigidBodyBuilder, World};
@@ -45,6 +47,8 @@ pub struct Scene {
     pub watched: Watched,
     /// Kinematic characters, updated after each step of the world.
     pub crowd: Option<Crowd>,
+    /// Vehicles and their drivers, who set their inputs before each step of the world.
+    pub fleet: Option<Fleet>,
 }
 
 /// What the checks that watch every step have seen so far; [`Scene::step`] updates it.
@@ -64,12 +68,16 @@ impl Scene {
             mass_spring: None,
             watched: Watched::default(),
             crowd: None,
+            fleet: None,
         }
     }
 
-    /// One step of `dt`: the world, then its rope or cloth against the world's colliders, then
-    /// its characters, then the checks that watch every step.
+    /// One step of `dt`: the drivers' inputs, the world, then its rope or cloth against the
+    /// world's colliders, then its characters, then the checks that watch every step.
     pub fn step(&mut self, dt: Real) -> Result<sprung::StepReport, sprung::Error> {
+        if let Some(fleet) = &mut self.fleet {
+            fleet.drive(&mut self.world)?;
+        }
         let report = self.world.step(dt)?;
         if let Some(m) = &mut self.mass_spring {
             m.update(Some(&self.world));
@@ -81,8 +89,9 @@ impl Scene {
         Ok(report)
     }
 
-    /// The world's [`World::state_hash`], with the bits of the characters' positions and the
-    /// rope's or cloth's points folded in (FNV-1a over them, after the world's hash).
+    /// The world's [`World::state_hash`], with the bits of the characters' positions, the
+    /// rope's or cloth's points and the vehicles' wheels (spin, suspension length) folded in
+    /// (FNV-1a over them, after the world's hash).
     pub fn state_hash(&self) -> u64 {
         let mut hash = self.world.state_hash();
         let fold = |hash: &mut u64, x: Real| {
@@ -98,6 +107,13 @@ impl Scene {
         if let Some(m) = &self.mass_spring {
             for p in m.points() {
                 p.coords.iter().for_each(|&x| fold(&mut hash, x));
+            }
+        }
+        if let Some(fleet) = &self.fleet {
+            let vehicles = fleet.vehicles.iter().filter_map(|&v| self.world.vehicle(v));
+            for wheel in vehicles.flat_map(|v| v.wheels()) {
+                fold(&mut hash, wheel.state.spin);
+                fold(&mut hash, wheel.state.suspension_length);
             }
         }
         hash
@@ -191,6 +207,12 @@ pub fn catalogue() -> &'static [SceneSpec] {
             steps: 600,
             dt: 1.0 / 60.0,
             build: character::character,
+        },
+        SceneSpec {
+            name: "vehicles",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: vehicles::vehicles,
         },
     ]
 }
