@@ -12,7 +12,7 @@ fn every_car_drives_its_lap_over_ramps_and_through_crates() {
     // The terrain's body: the first one.
     let terrain = scene.world.bodies().next().unwrap().0;
     // Cars with a wheel on something else than the terrain at some step: on a ramp.
-    let mut ramped = vec![false; sprung_demos::VEHICLES];
+    let mut ramped = [false; sprung_demos::VEHICLES];
     for _ in 0..spec.steps {
         scene.step(spec.dt).unwrap();
         let fleet = scene.fleet.as_ref().unwrap();
