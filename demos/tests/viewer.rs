@@ -131,10 +131,16 @@ fn read_png(path: &Path) -> sprung_demos::plot::Canvas {
 /// A real picture: the window's size, many colours (lit solids, text, tiles), and no colour
 /// covering most of it (a blank or one-colour window fails).
 fn assert_is_a_picture(run: &Run, scene: &str) {
+    assert_is_a_picture_of(run, scene, 500);
+}
+
+/// The same, with at least `least` colours (a scene of flat-lit boxes on tiles has fewer than
+/// one of lit spheres).
+fn assert_is_a_picture_of(run: &Run, scene: &str, least: usize) {
     let picture = &run.picture;
     assert_eq!(picture.size(), (1280, 720), "{scene}");
     let colours = picture.colours();
-    assert!(colours > 500, "{scene}: only {colours} colours");
+    assert!(colours > least, "{scene}: only {colours} colours");
     let mut pixels = picture.pixels().to_vec();
     pixels.sort_unstable();
     let mut commonest = 0;
@@ -223,4 +229,29 @@ fn the_viewer_walks_the_character_scene_with_w_and_follows_it() {
     let moved: f32 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
     // Two seconds at 5 m/s, less the spring's start (halflife 0.1 s): about 9.3 m.
     assert!((8.5..10.0).contains(&moved), "{line}");
+}
+
+#[test]
+fn the_viewer_drives_a_car_with_w_and_chases_it() {
+    // W held for two seconds: the player's car (one near the grid's middle, heading +x away
+    // from the camera behind it) drives off on full throttle instead of its lap, the others
+    // drive theirs, and the camera chases it.
+    let args = ["--hold".to_string(), "w".to_string()];
+    let Some((picture, stdout)) = render("vehicles", 120, &args, "vehicles") else {
+        return;
+    };
+    // Boxes, wheels drawn as lines, the terrain's tiles: about 370 colours.
+    let run = Run {
+        picture,
+        moved: 0.0,
+    };
+    assert_is_a_picture_of(&run, "vehicles", 250);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("vehicle moved"))
+        .unwrap_or_else(|| panic!("no vehicle report in:\n{stdout}"));
+    let moved: f32 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+    // From rest on full throttle: more than the 1 m of issue 45's second, less than 2 s at
+    // the tyres' whole grip (g t^2 / 2 = 19.6 m).
+    assert!((3.0..19.6).contains(&moved), "{line}");
 }

@@ -83,8 +83,8 @@ impl World {
         let left = up.cross(&forward);
         let centre = w.settings.mount + w.settings.direction * w.state.suspension_length;
         let steer = Rotation::from_scaled_axis(up * w.state.steer);
-        // Rolling forward turns the wheel about its axle from up towards forward.
-        let roll = Rotation::from_scaled_axis(-left * w.state.rotation);
+        // Rolling forward turns the wheel about its axle (left) from up towards forward.
+        let roll = Rotation::from_scaled_axis(left * w.state.rotation);
         let local = Isometry::from_parts(Translation::from(centre.coords), steer * roll);
         Some(chassis.pose() * local)
     }

@@ -52,8 +52,19 @@ const CHARACTER_HELP: &[&str] = &[
     "1 contacts   3 AABBs   H hide help   I all stats",
 ];
 
+/// The help of the vehicles scene, whose keys drive a car or fly the hover racer.
+const VEHICLE_HELP: &[&str] = &[
+    "arrows or W/A/S/D drive (down: reverse)   Space brake   V car / hover racer   P pause",
+    "left drag space: orbit   wheel: zoom   the camera chases the car",
+    "N step   R restart   T slow motion   Tab / shift+Tab next / previous scene",
+    "1 contacts   3 AABBs   H hide help   I all stats",
+];
+
 /// The character a player drives in the character scene: the middle lane.
 const PLAYER: usize = sprung_demos::scenes::CHARACTERS / 2;
+
+/// The car a player drives in the vehicles scene: one near the middle of the grid.
+const PLAYER_CAR: usize = 45;
 
 /// A player's walking speed (m/s).
 const WALK: Real = 5.0;
@@ -283,8 +294,11 @@ struct Input {
     pan: bool,
     wheel: f32,
     keys: Vec<KeyCode>,
-    /// W, A, S and D as held now (the character's stick).
+    /// W, A, S and D (or the arrows) as held now (the character's stick, the car's pedals
+    /// and steering).
     held: [bool; 4],
+    /// Space as held now (the car's brake).
+    space: bool,
     shift: bool,
 }
 
@@ -311,7 +325,14 @@ impl Input {
                 _ => 0.0,
             },
             keys: get_keys_pressed().into_iter().collect(),
-            held: [KeyCode::W, KeyCode::A, KeyCode::S, KeyCode::D].map(is_key_down),
+            held: [
+                (KeyCode::W, KeyCode::Up),
+                (KeyCode::A, KeyCode::Left),
+                (KeyCode::S, KeyCode::Down),
+                (KeyCode::D, KeyCode::Right),
+            ]
+            .map(|(letter, arrow)| is_key_down(letter) || is_key_down(arrow)),
+            space: is_key_down(KeyCode::Space),
             shift,
         }
     }
@@ -553,8 +574,13 @@ impl App {
             }
         }
         if let (Some(from), Some(to)) = (self.player_start, self.player_position()) {
+            let who = if self.scene.fleet.is_some() {
+                "vehicle"
+            } else {
+                "character"
+            };
             println!(
-                "character moved {:.3} m from ({:.3}, {:.3}, {:.3}) to ({:.3}, {:.3}, {:.3})",
+                "{who} moved {:.3} m from ({:.3}, {:.3}, {:.3}) to ({:.3}, {:.3}, {:.3})",
                 (to - from).length(),
                 from.x,
                 from.y,
@@ -602,6 +628,9 @@ impl App {
         if self.scene.crowd.is_some() {
             return self.drive(input);
         }
+        if self.scene.fleet.is_some() {
+            return self.drive_vehicle(input);
+        }
         for key in &input.keys {
             match key {
                 KeyCode::Space => self.paused = !self.paused,
@@ -636,12 +665,91 @@ impl App {
         }
     }
 
-    /// Where the player's character is, in the character scene.
+    /// Where the player's character is, in the character scene, or the player's car or
+    /// racer in the vehicles scene.
     fn player_position(&self) -> Option<Vec3> {
+        if let Some(body) = self.player_body() {
+            return Some(to_vec3(&self.scene.world.body(body)?.translation()));
+        }
         let crowd = self.scene.crowd.as_ref()?;
         Some(scene_view::point3(
             &crowd.characters.get(PLAYER)?.position(),
         ))
+    }
+
+    /// The body the player drives in the vehicles scene: the car's chassis or the racer.
+    fn player_body(&self) -> Option<BodyHandle> {
+        let fleet = self.scene.fleet.as_ref()?;
+        match fleet.player {
+            Some((index, _)) if index == sprung_demos::VEHICLES => {
+                fleet.racer.as_ref().map(|r| r.body())
+            }
+            _ => {
+                let car = *fleet.vehicles.get(PLAYER_CAR)?;
+                self.scene.world.vehicle(car).map(|v| v.chassis())
+            }
+        }
+    }
+
+    /// The keys the gameplay scenes share (their others drive): pause, step, restart, slow
+    /// motion, next scene, contacts, AABBs, help and stats. Returns whether another scene was
+    /// loaded (the input is then spent).
+    fn gameplay_key(&mut self, key: KeyCode, shift: bool) -> bool {
+        match key {
+            KeyCode::P => self.paused = !self.paused,
+            KeyCode::N => self.single_step(),
+            KeyCode::R => self.load(self.current),
+            KeyCode::T => self.slow = (self.slow + 1) % SLOW.len(),
+            KeyCode::Tab => {
+                let n = self.specs.len();
+                let next = if shift {
+                    (self.current + n - 1) % n
+                } else {
+                    (self.current + 1) % n
+                };
+                self.load(next);
+                return true;
+            }
+            KeyCode::Key1 => self.show.contacts = !self.show.contacts,
+            KeyCode::Key3 => self.show.aabbs = !self.show.aabbs,
+            KeyCode::H => self.show.hide_help = !self.show.hide_help,
+            KeyCode::I => self.show.all_stats = !self.show.all_stats,
+            _ => {}
+        }
+        false
+    }
+
+    /// The vehicles scene's keys: W/A/S/D or the arrows drive the player's car (throttle,
+    /// steering; back: reverse, or a brake while rolling forward), Space brakes, V switches
+    /// between the car and the hover racer; the others as in the character scene.
+    fn drive_vehicle(&mut self, input: &Input) {
+        let [w, a, s, d] = input.held.map(|down| if down { 1.0 } else { 0.0 });
+        let mut racer = self
+            .scene
+            .fleet
+            .as_ref()
+            .is_some_and(|f| matches!(f.player, Some((i, _)) if i == sprung_demos::VEHICLES));
+        for key in &input.keys {
+            if *key == KeyCode::V {
+                racer = !racer;
+            } else if self.gameplay_key(*key, input.shift) {
+                return;
+            }
+        }
+        let drive = sprung::vehicle::VehicleInput {
+            throttle: w - s,
+            brake: if input.space { 1.0 } else { 0.0 },
+            handbrake: 0.0,
+            steering: a - d,
+        };
+        if let Some(fleet) = &mut self.scene.fleet {
+            let index = if racer {
+                sprung_demos::VEHICLES
+            } else {
+                PLAYER_CAR
+            };
+            fleet.player = Some((index, drive));
+        }
     }
 
     /// The character scene's keys: W/A/S/D walk the player's character in the camera's frame,
@@ -654,26 +762,10 @@ impl App {
         let goal = scene_view::to_vector(stick.normalize_or_zero() * WALK);
         let mut jump = false;
         for key in &input.keys {
-            match key {
-                KeyCode::Space => jump = true,
-                KeyCode::P => self.paused = !self.paused,
-                KeyCode::N => self.single_step(),
-                KeyCode::R => self.load(self.current),
-                KeyCode::T => self.slow = (self.slow + 1) % SLOW.len(),
-                KeyCode::Tab => {
-                    let n = self.specs.len();
-                    let next = if input.shift {
-                        (self.current + n - 1) % n
-                    } else {
-                        (self.current + 1) % n
-                    };
-                    return self.load(next);
-                }
-                KeyCode::Key1 => self.show.contacts = !self.show.contacts,
-                KeyCode::Key3 => self.show.aabbs = !self.show.aabbs,
-                KeyCode::H => self.show.hide_help = !self.show.hide_help,
-                KeyCode::I => self.show.all_stats = !self.show.all_stats,
-                _ => {}
+            if *key == KeyCode::Space {
+                jump = true;
+            } else if self.gameplay_key(*key, input.shift) {
+                return;
             }
         }
         if let Some(crowd) = &mut self.scene.crowd {
@@ -805,6 +897,18 @@ impl App {
             self.orbit
                 .follow(scene_view::point3(&player.position()), 0.15);
         }
+        // The chase camera: behind the player's car (or racer), turning with it.
+        if let Some(body) = self.player_body() {
+            if let Some(pose) = self.scene.world.interpolated_pose(body, self.alpha) {
+                self.orbit.follow(to_vec3(&pose.translation.vector), 0.2);
+                let heading = pose.rotation * sprung::math::Vector::x();
+                let behind = (-heading.x).atan2(-heading.z);
+                let turn = (behind - self.orbit.yaw + std::f32::consts::PI)
+                    .rem_euclid(std::f32::consts::TAU)
+                    - std::f32::consts::PI;
+                self.orbit.yaw += 0.05 * turn;
+            }
+        }
         if let Some(body) = self.follow {
             match self.scene.world.interpolated_pose(body, self.alpha) {
                 Some(pose) => self.orbit.follow(to_vec3(&pose.translation.vector), 0.15),
@@ -854,6 +958,7 @@ impl App {
         if let Some(system) = &self.scene.mass_spring {
             sketch.mass_spring(system);
         }
+        sketch.wheels(world, self.alpha);
         sketch.draw();
         // Debug geometry shows through the bodies.
         // SAFETY: macroquad's internal GL is only reached from this (its) thread, between
@@ -993,6 +1098,8 @@ impl App {
         if !self.show.hide_help {
             let help = if self.scene.crowd.is_some() {
                 CHARACTER_HELP
+            } else if self.scene.fleet.is_some() {
+                VEHICLE_HELP
             } else {
                 HELP
             };
@@ -1022,6 +1129,21 @@ fn initial_view(spec: &SceneSpec, scene: &Scene) -> Orbit {
             yaw: 0.25,
             pitch: 0.32,
         };
+    }
+    // Behind the player's car, looking along its heading (+x): W drives it.
+    if let Some(fleet) = &scene.fleet {
+        let car = fleet.vehicles.get(PLAYER_CAR);
+        let chassis = car
+            .and_then(|&c| scene.world.vehicle(c))
+            .map(|v| v.chassis());
+        if let Some(body) = chassis.and_then(|c| scene.world.body(c)) {
+            return Orbit {
+                target: to_vec3(&body.translation()),
+                distance: 11.0,
+                yaw: -std::f32::consts::FRAC_PI_2,
+                pitch: 0.3,
+            };
+        }
     }
     // Behind the player's character, looking down the course (+x): W walks it.
     if let Some(player) = scene.crowd.as_ref().and_then(|c| c.characters.get(PLAYER)) {

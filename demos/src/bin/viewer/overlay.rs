@@ -20,6 +20,7 @@ const AXIS: Color = Color::new(0.2, 0.3, 0.95, 1.0);
 const AABB_AWAKE: Color = Color::new(0.1, 0.6, 0.2, 1.0);
 const AABB_ASLEEP: Color = Color::new(0.35, 0.35, 0.35, 1.0);
 const AABB_STATIC: Color = Color::new(0.45, 0.3, 0.2, 1.0);
+const WHEEL: Color = Color::new(0.12, 0.12, 0.14, 1.0);
 /// Above this many joints, [`Sketch::joints`] draws their lines without the anchors' markers.
 pub const MANY_JOINTS: usize = 1000;
 /// The panels' background.
@@ -74,6 +75,43 @@ impl Sketch {
         }
         for (from, to, colour) in self.lines.drain(..) {
             draw_line_3d(from, to, colour);
+        }
+    }
+
+    /// Each vehicle's wheels: a rim of 16 segments in the wheel's plane and two spokes that
+    /// turn with it, where the chassis is drawn (its pose interpolated by `alpha`).
+    pub fn wheels(&mut self, world: &World, alpha: Real) {
+        for (handle, vehicle) in world.vehicles() {
+            let chassis = vehicle.chassis();
+            let (Some(now), Some(drawn)) = (
+                world.body(chassis).map(|b| *b.pose()),
+                world.interpolated_pose(chassis, alpha),
+            ) else {
+                continue;
+            };
+            for (i, wheel) in vehicle.wheels().iter().enumerate() {
+                let Some(pose) = world.wheel_pose(handle, i) else {
+                    continue;
+                };
+                // The wheel's pose on the chassis, put where the chassis is drawn.
+                let pose = drawn * (now.inverse() * pose);
+                let radius = wheel.settings.radius;
+                let point = |angle: Real| {
+                    let local = sprung::math::Point::new(angle.cos(), angle.sin(), 0.0) * radius;
+                    point3(&(pose * local))
+                };
+                let segments = 16;
+                for k in 0..segments {
+                    let (a, b) = (k as Real, (k + 1) as Real);
+                    let step = std::f32::consts::TAU / segments as Real;
+                    self.line(point(a * step), point(b * step), WHEEL);
+                }
+                let centre = point3(&(pose * sprung::math::Point::origin()));
+                for angle in [0.0, std::f32::consts::FRAC_PI_2] {
+                    self.line(point(angle), point(angle + std::f32::consts::PI), WHEEL);
+                }
+                self.marker(centre, 0.08 * radius, WHEEL);
+            }
         }
     }
 
