@@ -1,5 +1,6 @@
 //! Bytes into sprung's snapshot loading: `World::restore` on raw bytes, `World::restore_payload`
-//! (past the checksum) on raw bytes, and on a real payload with bytes changed: never a panic;
+//! (past the checksum) on raw bytes, and on a real payload (with a car driving) with bytes
+//! changed: never a panic;
 //! a world that is restored steps three times and stays finite.
 #![no_main]
 
@@ -7,6 +8,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use sprung::math::{Point, Vector};
+use sprung::vehicle::{VehicleBuilder, VehicleInput};
 use sprung::{ColliderBuilder, JointBuilder, RigidBodyBuilder, Spring, World};
 
 /// A small world with most of what a snapshot holds, stepped until some of it sleeps.
@@ -43,6 +45,21 @@ fn payload() -> &'static [u8] {
         world
             .add_joint(JointBuilder::ball(Point::origin(), Point::new(-1.2, 0.0, 0.0)), cubes[2], cubes[3])
             .unwrap();
+        // A car on the move: its wheels' state, drive train and input are in the payload.
+        let at = Vector::new(0.0, 0.75, 6.0);
+        let chassis = world
+            .add_body(RigidBodyBuilder::dynamic().translation(at))
+            .unwrap();
+        world
+            .add_collider(ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(390.0), chassis)
+            .unwrap();
+        let car = world.add_vehicle(VehicleBuilder::car(chassis)).unwrap();
+        let input = VehicleInput {
+            throttle: 0.5,
+            steering: 0.3,
+            ..VehicleInput::default()
+        };
+        world.set_vehicle_input(car, input).unwrap();
         for _ in 0..60 {
             world.step(1.0 / 60.0).unwrap();
         }
