@@ -160,6 +160,20 @@ impl Tyre {
     }
 }
 
+/// How a wheel finds the ground.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum WheelCast {
+    /// A ray from the mount along the suspension: the cheapest; the ground under the wheel's
+    /// axis alone (a kerb is met when the axis is over it, at once).
+    #[default]
+    Ray,
+    /// A sphere of the wheel's radius swept from the mount along the suspension: meets a kerb
+    /// or a crate's edge with the wheel's front, rising onto it over a stretch instead of at
+    /// once, and does not drop into cracks narrower than the wheel.
+    Sphere,
+}
+
 /// One wheel: where its suspension is mounted on the chassis, how it springs, and what drives,
 /// steers and brakes it. Positions and directions are in the chassis's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -172,6 +186,8 @@ pub struct WheelSettings {
     pub direction: Vector<Real>,
     /// The wheel's radius (m).
     pub radius: Real,
+    /// How it finds the ground.
+    pub cast: WheelCast,
     /// The suspension's length at which its spring pushes nothing (m).
     pub rest_length: Real,
     /// The shortest length: the bump stop (m).
@@ -194,7 +210,8 @@ pub struct WheelSettings {
 }
 
 impl WheelSettings {
-    /// A wheel of `radius` at `mount`, hanging straight down (-y), with a 0.5 m suspension
+    /// A wheel of `radius` at `mount`, finding the ground by a ray, hanging straight down (-y),
+    /// with a 0.5 m suspension
     /// (rest 0.4, bump stop 0.1) on a 1.5 Hz spring of damping ratio 0.5, 1 kg m^2 of inertia,
     /// 1,500 N m of brake, not steered (a differential drives it, if one names it).
     pub fn new(mount: Point<Real>, radius: Real) -> WheelSettings {
@@ -202,6 +219,7 @@ impl WheelSettings {
             mount,
             direction: -Vector::y(),
             radius,
+            cast: WheelCast::Ray,
             rest_length: 0.4,
             min_length: 0.1,
             max_length: 0.5,

@@ -630,3 +630,155 @@ fn an_open_differential_spins_the_wheel_on_ice_and_a_limited_slip_one_drives() {
     assert!(open.abs() < 0.5, "open: {open} m");
     assert!(locked > 5.0, "limited slip: {locked} m");
 }
+
+/// The ground under a wheel is pushed back: a 400 kg platform held up by four spring rays
+/// (50,000 N/m each, gravity not fed forward) sags under the car parked on it by the car's
+/// weight too, `(m_platform + m_car) g / 4k`, within 2%.
+#[test]
+fn the_ground_under_the_wheels_carries_the_cars_weight() {
+    use sprung::JointBuilder;
+    let mut world = World::default();
+    let ground = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    world
+        .add_collider(
+            ColliderBuilder::halfspace(Vector::y()).friction(1.0),
+            ground,
+        )
+        .unwrap();
+    let platform = world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 0.6, 0.0)))
+        .unwrap();
+    let slab = ColliderBuilder::cuboid(4.0, 0.1, 2.0)
+        .density(400.0 / 6.4)
+        .friction(1.0);
+    world.add_collider(slab, platform).unwrap();
+    let k = 50_000.0;
+    let spring = Spring::Stiffness {
+        stiffness: k,
+        damping: 10_000.0,
+    };
+    for (x, z) in [(3.5, 1.5), (3.5, -1.5), (-3.5, 1.5), (-3.5, -1.5)] {
+        let pad = sprung::math::Point::new(x, -0.1, z);
+        let ray = JointBuilder::ray_spring(pad, -Vector::y(), 0.5, 1.0, spring);
+        world.add_world_joint(ray, platform).unwrap();
+    }
+    let level = Spring::Frequency {
+        hertz: 2.0,
+        damping_ratio: 1.0,
+    };
+    let upright = JointBuilder::upright(Vector::y(), Vector::y(), level);
+    world.add_world_joint(upright, platform).unwrap();
+    // The car at its resting height on the platform's top (0.7 m, less the platform's sag).
+    let chassis = world
+        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 1.35, 0.0)))
+        .unwrap();
+    let shape = ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(MASS / 3.84);
+    world.add_collider(shape, chassis).unwrap();
+    let car = world.add_vehicle(VehicleBuilder::car(chassis)).unwrap();
+    let hold = VehicleInput {
+        handbrake: 1.0,
+        ..VehicleInput::default()
+    };
+    world.set_vehicle_input(car, hold).unwrap();
+    for _ in 0..600 {
+        world.step(DT).unwrap();
+    }
+    let on_platform = world
+        .vehicle(car)
+        .unwrap()
+        .wheels()
+        .iter()
+        .all(|w| w.state.contact.map(|c| c.body) == Some(platform));
+    assert!(on_platform);
+    let sag = 0.6 - world.body(platform).unwrap().translation().y;
+    let expected = (400.0 + MASS) * G / (4.0 * k);
+    assert!(
+        (sag - expected).abs() < 0.02 * expected,
+        "the platform sags {sag} m, (m_p + m_car) g / 4k = {expected} m"
+    );
+}
+
+/// The ground's velocity is the wheels' ground speed: a car parked (handbrake) on a kinematic
+/// platform moving at 2 m/s along x rides it, its velocity the platform's within 1e-3 m/s at
+/// every step after the first second.
+#[test]
+fn a_parked_car_rides_a_moving_platform() {
+    let mut world = World::default();
+    let platform = world
+        .add_body(
+            RigidBodyBuilder::kinematic()
+                .translation(Vector::new(0.0, -0.1, 0.0))
+                .linear_velocity(Vector::new(2.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    let slab = ColliderBuilder::cuboid(50.0, 0.1, 5.0).friction(1.0);
+    world.add_collider(slab, platform).unwrap();
+    let sag = G / (2.0 * PI * 1.5).powi(2);
+    let at = Vector::new(0.0, REST_HEIGHT - sag, 0.0);
+    let chassis = world
+        .add_body(
+            RigidBodyBuilder::dynamic()
+                .translation(at)
+                .linear_velocity(Vector::new(2.0, 0.0, 0.0)),
+        )
+        .unwrap();
+    let shape = ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(MASS / 3.84);
+    world.add_collider(shape, chassis).unwrap();
+    let car = world.add_vehicle(VehicleBuilder::car(chassis)).unwrap();
+    let hold = VehicleInput {
+        handbrake: 1.0,
+        ..VehicleInput::default()
+    };
+    world.set_vehicle_input(car, hold).unwrap();
+    for step in 0..300 {
+        world.step(DT).unwrap();
+        if step >= 60 {
+            let v = world.body(chassis).unwrap().linear_velocity();
+            let off = (v - Vector::new(2.0, 0.0, 0.0)).norm();
+            assert!(off < 1e-3, "step {step}: {v:?}");
+        }
+    }
+}
+
+/// The largest change of the front left wheel's suspension length from one step to the next
+/// as the car, driven at 3 m/s, rolls up a 10 cm kerb, its wheels finding the ground by `cast`.
+fn kerb(cast: sprung::vehicle::WheelCast) -> Real {
+    let mut car = car_with(REST_HEIGHT - G / (2.0 * PI * 1.5).powi(2), 0.0, |builder| {
+        for wheel in &mut builder.wheels {
+            wheel.cast = cast;
+        }
+    });
+    let kerb = car.world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    let block = ColliderBuilder::cuboid(10.0, 0.05, 5.0)
+        .translation(Vector::new(15.0, 0.05, 0.0))
+        .friction(1.0);
+    car.world.add_collider(block, kerb).unwrap();
+    let (mut last, mut largest): (Option<Real>, Real) = (None, 0.0);
+    for _ in 0..240 {
+        let v = car.velocity().x;
+        let input = VehicleInput {
+            throttle: ((3.0 - v) * 0.5).clamp(0.0, 1.0),
+            ..VehicleInput::default()
+        };
+        car.step(input);
+        let wheel = car.world.vehicle(car.car).unwrap().wheels()[1].state;
+        if let Some(last) = last {
+            largest = Real::max(largest, (wheel.suspension_length - last).abs());
+        }
+        last = Some(wheel.suspension_length);
+    }
+    let x = car.world.body(car.chassis).unwrap().translation().x;
+    assert!(x > 8.0, "{cast:?}: stopped at {x} m");
+    largest
+}
+
+/// A wheel that finds the ground by a swept sphere meets a kerb with its front and rises onto
+/// it over a stretch (measured: at most 2.8 cm a step); a ray meets it under the axle, at once
+/// (the 10 cm in one step).
+#[test]
+fn a_swept_wheel_rolls_onto_a_kerb_a_ray_jumps_it() {
+    use sprung::vehicle::WheelCast;
+    let (ray, sphere) = (kerb(WheelCast::Ray), kerb(WheelCast::Sphere));
+    assert!(ray > 0.08, "ray: {ray} m");
+    assert!(sphere < 0.5 * ray, "sphere: {sphere} m, ray {ray} m");
+}

@@ -2,7 +2,8 @@
 //! wheel's cast and rows before the solve ([`World::build_wheels`]) and its spin and forces after
 //! it ([`World::store_wheels`]). What a vehicle is: `crate::vehicle`.
 
-use parry3d::math::{Isometry, Real, Rotation, Translation, Vector};
+use parry3d::math::{Isometry, Point, Real, Rotation, Translation, Vector};
+use sprung_collision::shape::Shape;
 use sprung_solver::body::STATIC;
 use sprung_solver::joint::JointFrame;
 use sprung_solver::softness::Spring;
@@ -14,8 +15,8 @@ use super::World;
 use crate::body::{BodyKind, RigidBody};
 use crate::error::Error;
 use crate::vehicle::{
-    steer_angles, Vehicle, VehicleBuilder, VehicleHandle, VehicleInput, Wheel, WheelContact,
-    MAX_WHEELS, SLIP_SPEED,
+    steer_angles, Vehicle, VehicleBuilder, VehicleHandle, VehicleInput, Wheel, WheelCast,
+    WheelContact, WheelSettings, MAX_WHEELS, SLIP_SPEED,
 };
 
 /// Below this spin (rad/s) a wheel does not keep its vehicle awake.
@@ -185,10 +186,7 @@ impl World {
                 + brake * w.brake_torque;
             let mount = pose * w.mount;
             let dir = pose.rotation * w.direction;
-            let hit = self
-                .cast_ray(mount, dir, w.max_length + w.radius, true, &filter)
-                .ok()
-                .flatten();
+            let hit = self.find_ground(&w, (mount, dir), &filter);
             // Along the wheel's heading and across it, in the ground's plane.
             let heading = Rotation::from_scaled_axis(up * steer[i]) * forward;
             let plane = hit.and_then(|hit| {
@@ -220,7 +218,7 @@ impl World {
             state.slip = slip_speed / v_long.abs().max(rolling.abs()).max(SLIP_SPEED);
             let ground_friction = self.colliders.get(hit.collider).map_or(0.0, |c| c.friction);
             state.friction = ground_friction * w.tyre.friction(state.slip);
-            state.suspension_length = hit.toi - w.radius;
+            state.suspension_length = hit.length;
             state.contact = Some(WheelContact {
                 point,
                 normal: hit.normal,
@@ -297,6 +295,41 @@ impl World {
         self.solver.vehicles.drives.push(drive);
     }
 
+    /// The ground under a wheel mounted at `mount` (world) with its suspension along `dir`:
+    /// where its ray or its swept sphere first meets a collider within the suspension's
+    /// longest length (the chassis and sensors left out).
+    fn find_ground(
+        &self,
+        w: &WheelSettings,
+        (mount, dir): (Point<Real>, Vector<Real>),
+        filter: &crate::QueryFilter,
+    ) -> Option<GroundHit> {
+        match w.cast {
+            WheelCast::Ray => {
+                let hit = self.cast_ray(mount, dir, w.max_length + w.radius, true, filter);
+                hit.ok().flatten().map(|h| GroundHit {
+                    collider: h.collider,
+                    body: h.body,
+                    length: h.toi - w.radius,
+                    point: h.point,
+                    normal: h.normal,
+                })
+            }
+            WheelCast::Sphere => {
+                let ball = Shape::sphere(w.radius).ok()?;
+                let at = Isometry::from_parts(mount.coords.into(), Rotation::identity());
+                let hit = self.cast_shape(&ball, &at, dir, w.max_length, filter);
+                hit.ok().flatten().map(|h| GroundHit {
+                    collider: h.collider,
+                    body: h.body,
+                    length: h.toi,
+                    point: h.point,
+                    normal: h.normal,
+                })
+            }
+        }
+    }
+
     /// Gives each awake vehicle its carrier's spin, and each of its wheels its spin and forces,
     /// from the solve, and turns the wheels by their spin.
     pub(super) fn store_wheels(&mut self, step: &StepContext) {
@@ -328,6 +361,18 @@ impl World {
             }
         }
     }
+}
+
+/// Where a wheel found the ground.
+struct GroundHit {
+    collider: crate::ColliderHandle,
+    body: crate::BodyHandle,
+    /// The suspension's length at which the wheel touches it (m).
+    length: Real,
+    /// The touching point on the ground (world).
+    point: Point<Real>,
+    /// The ground's normal there (world, unit).
+    normal: Vector<Real>,
 }
 
 /// A wheel's or carrier's spin held to the engine's angular speed limit, and to zero if it is
