@@ -205,6 +205,10 @@ pub struct WheelSettings {
     pub brake_torque: Real,
     /// The handbrake's largest torque (N m); 0: no handbrake on this wheel.
     pub handbrake_torque: Real,
+    /// Anti-lock brakes: the brakes hold the wheel with at most the torque its tyre can pass
+    /// to the ground, so that braking never locks it and the tyre brakes at its grip (the
+    /// handbrake, mechanical, still locks it).
+    pub anti_lock: bool,
     /// The tyre.
     pub tyre: Tyre,
 }
@@ -231,6 +235,7 @@ impl WheelSettings {
             max_steer: 0.0,
             brake_torque: 1500.0,
             handbrake_torque: 0.0,
+            anti_lock: false,
             tyre: Tyre::default(),
         }
     }

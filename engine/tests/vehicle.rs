@@ -320,57 +320,64 @@ fn full_throttle_drives_it_straight() {
     assert!(x > 1.0, "{x} m");
 }
 
-/// Test 4: braking from 20 m/s with brakes just short of locking stops it between
-/// v^2 / (2 mu_peak g) and v^2 / (2 mu_slide g) + 5%. Just short of locking: each wheel's
-/// brake is 95% of what its tyre can hold at its load while the car decelerates at 0.95
-/// mu_peak g (the front wheels carry more, the rear less: m a h / L shifts between the axles,
-/// h the centre of mass's height over the road).
+/// Test 4: braking from 20 m/s with the brakes just short of locking (anti-lock: each brake
+/// holds its wheel with at most what its tyre passes to the ground) stops it between
+/// v^2 / (2 mu_peak g) and v^2 / (2 mu_slide g) + 5%, no wheel ever sliding past the peak of
+/// its slip curve. Without anti-lock, the same brakes (1,500 N m, more than a tyre holds before
+/// the load has shifted forward) lock wheels.
 #[test]
 fn braking_from_speed_stops_within_the_tyres_friction() {
-    let sag = G / (2.0 * PI * 1.5).powi(2);
     let tyre = Tyre::default();
-    let decelerating = 0.95 * tyre.grip * G;
-    let shift = MASS * decelerating * (REST_HEIGHT - sag) / 2.8 / 2.0;
-    let mut car = car_with(REST_HEIGHT - sag, 0.0, |builder| {
-        for wheel in &mut builder.wheels {
-            let front = wheel.mount.x > 0.0;
-            let load = MASS * G / 4.0 + if front { shift } else { -shift };
-            wheel.brake_torque = 0.95 * tyre.grip * load * 0.35;
+    let peak_slip = tyre.peak_slip;
+    for anti_lock in [true, false] {
+        let sag = G / (2.0 * PI * 1.5).powi(2);
+        let mut car = car_with(REST_HEIGHT - sag, 0.0, |builder| {
+            for wheel in &mut builder.wheels {
+                wheel.anti_lock = anti_lock;
+            }
+        });
+        // Up to 20 m/s on the throttle.
+        let throttle = VehicleInput {
+            throttle: 1.0,
+            ..VehicleInput::default()
+        };
+        for _ in 0..1200 {
+            if car.velocity().x >= 20.0 {
+                break;
+            }
+            car.step(throttle);
         }
-    });
-    // Up to 20 m/s on the throttle.
-    let throttle = VehicleInput {
-        throttle: 1.0,
-        ..VehicleInput::default()
-    };
-    for _ in 0..1200 {
-        if car.velocity().x >= 20.0 {
-            break;
+        let v0 = car.velocity().x;
+        assert!(v0 >= 20.0, "{v0}");
+        let x0 = car.world.body(car.chassis).unwrap().translation().x;
+        let brake = VehicleInput {
+            brake: 1.0,
+            ..VehicleInput::default()
+        };
+        let mut most: Real = 0.0;
+        for _ in 0..600 {
+            car.step(brake);
+            let wheels = car.world.vehicle(car.car).unwrap().wheels();
+            most = wheels.iter().map(|w| w.state.slip).fold(most, Real::max);
+            if car.velocity().x < 1e-3 {
+                break;
+            }
         }
-        car.step(throttle);
+        let distance = car.world.body(car.chassis).unwrap().translation().x - x0;
+        let (peak, slide) = (
+            v0 * v0 / (2.0 * tyre.grip * G),
+            v0 * v0 / (2.0 * tyre.slide * G),
+        );
+        if anti_lock {
+            assert!(
+                distance > peak && distance < 1.05 * slide,
+                "stopped in {distance} m; v^2 / 2 mu g: {peak} m at the peak, {slide} m sliding"
+            );
+            assert!(most <= peak_slip, "a wheel slid: slip {most}");
+        } else {
+            assert!(most >= 0.99, "no wheel locked: slip {most}");
+        }
     }
-    let v0 = car.velocity().x;
-    assert!(v0 >= 20.0, "{v0}");
-    let x0 = car.world.body(car.chassis).unwrap().translation().x;
-    let brake = VehicleInput {
-        brake: 1.0,
-        ..VehicleInput::default()
-    };
-    for _ in 0..600 {
-        car.step(brake);
-        if car.velocity().x < 1e-3 {
-            break;
-        }
-    }
-    let distance = car.world.body(car.chassis).unwrap().translation().x - x0;
-    let (peak, slide) = (
-        v0 * v0 / (2.0 * tyre.grip * G),
-        v0 * v0 / (2.0 * tyre.slide * G),
-    );
-    assert!(
-        distance > peak && distance < 1.05 * slide,
-        "stopped in {distance} m; v^2 / 2 mu g: {peak} m at the peak, {slide} m sliding"
-    );
 }
 
 /// Test 4: a fixed steering angle of 5° at 10 m/s turns it the way it is steered at a yaw

@@ -56,6 +56,9 @@ pub struct WheelSetup {
     pub friction: Real,
     /// The brake's largest torque (N m).
     pub brake_torque: Real,
+    /// Anti-lock: the brake holds the wheel with at most the torque its tyre can pass to the
+    /// ground (the grip times the radius), so that braking never locks the wheel.
+    pub anti_lock: bool,
     /// The tyre's rolling resistance: a torque of this times the load times the radius
     /// against the spin.
     pub rolling_resistance: Real,
@@ -247,7 +250,11 @@ impl WheelRows {
     fn solve_heading(&mut self, (a, b): (&mut Motion, &mut Motion), grip: Real, h: Real) {
         let s = &self.setup;
         let (r, n) = (s.radius, 1.0 / s.inertia);
-        let brake = s.brake_torque * h + s.rolling_resistance * r * self.load_impulse();
+        let mut brake = s.brake_torque * h;
+        if s.anti_lock {
+            brake = brake.min(grip * r);
+        }
+        let brake = brake + s.rolling_resistance * r * self.load_impulse();
         let m = if self.heading.effective_mass > 0.0 {
             1.0 / self.heading.effective_mass
         } else {
@@ -333,6 +340,7 @@ mod tests {
             inertia: 1.0,
             friction,
             brake_torque,
+            anti_lock: false,
             rolling_resistance: 0.0,
             spin,
             extra_force: 0.0,

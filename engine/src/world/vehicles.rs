@@ -277,6 +277,8 @@ impl World {
                 inertia: w.inertia,
                 friction: state.friction,
                 brake_torque: state.brake_torque,
+                // The handbrake is mechanical: it locks the wheel, anti-lock or not.
+                anti_lock: w.anti_lock && input.handbrake == 0.0,
                 rolling_resistance: w.tyre.rolling_resistance,
                 spin: state.spin,
                 extra_force: extra[i],
