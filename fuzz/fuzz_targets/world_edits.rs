@@ -12,7 +12,7 @@ use sprung::{
     BodyHandle, ColliderBuilder, ColliderHandle, JointBuilder, JointHandle, RigidBodyBuilder,
     SolverSettings, Spring, World,
 };
-use sprung::vehicle::{VehicleBuilder, VehicleHandle, VehicleInput};
+use sprung::vehicle::{VehicleBuilder, VehicleHandle, VehicleInput, WheelCast};
 use sprung_collision_fuzz::{number, plausible, vector};
 
 fn pick<T: Copy>(u: &mut Unstructured, list: &[T]) -> Result<Option<T>> {
@@ -162,6 +162,10 @@ fn run(u: &mut Unstructured) -> Result<()> {
                         };
                         wheel.tyre.grip = value(u)?;
                         wheel.brake_torque = number(u)?;
+                        wheel.anti_lock = u.arbitrary()?;
+                        if u.arbitrary()? {
+                            wheel.cast = WheelCast::Sphere;
+                        }
                     }
                 }
                 if u.ratio(1, 3)? {
