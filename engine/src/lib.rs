@@ -8,7 +8,8 @@
 //! coloured constraint graph, contacts in SIMD lanes, soft contacts and joints' Baumgarte
 //! correction in the biased pass, then a relax pass), write back. [`World::advance`] drives it from variable frame times with a [`FixedStepper`]. Between steps,
 //! [`World::cast_ray`], [`World::cast_shape`], [`World::intersect_point`] and
-//! [`World::intersect_shape`] ask what is where, through a [`QueryFilter`].
+//! [`World::intersect_shape`] ask what is where, through a [`QueryFilter`]. [`vehicle`] puts a
+//! chassis on wheels whose suspension, tyres, brakes and drive train are rows of the solve.
 //!
 //! ```
 //! use sprung::{ColliderBuilder, RigidBodyBuilder, World};

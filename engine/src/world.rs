@@ -4,8 +4,9 @@
 //! reads top to bottom; each stage the step calls on the world's side is in a file of its own
 //! under `world/`: `collide` (broad and narrow phase), `sleeping` (waking and islands), `rows`
 //! (contacts and joints into the solver and back, breaking joints), `events` (contacts and
-//! sensors that began or ended), `ccd` (continuous collision), `filters` (excluded pairs) and
-//! `contacts` (reading the step's contacts).
+//! sensors that began or ended), `ccd` (continuous collision), `filters` (excluded pairs),
+//! `contacts` (reading the step's contacts) and `vehicles` (the wheels' casts and rows, and
+//! their state after the solve).
 
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
