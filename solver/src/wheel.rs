@@ -20,7 +20,7 @@
 //! The heading row and the brake share the spin, and the spin's inertia is small beside the
 //! chassis's: solved one after the other, a braked wheel on a slope converges by about
 //! `inertia / (radius^2 mass)` of the error a pass (0.5% for a car), and the car creeps. They are
-//! solved together, as one 2 x 2 block, exactly ([`WheelRows::solve_heading`]).
+//! solved together, as one 2 x 2 block, exactly (`WheelRows::solve_heading`).
 //!
 //! An extra force along the suspension (an anti-roll bar's, which the engine computes from the
 //! two wheels' suspension lengths as the step begins) is applied once per substep, with the warm
