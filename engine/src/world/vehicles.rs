@@ -21,6 +21,8 @@ use crate::vehicle::{
 
 /// Below this spin (rad/s) a wheel does not keep its vehicle awake.
 const RESTING_SPIN: Real = 0.05;
+/// Above this speed (m/s, or rad/s) a chassis is still settling and does not fall asleep.
+const RESTING_SPEED: Real = 1e-3;
 
 impl World {
     /// Adds a vehicle on its builder's chassis, a dynamic body of this world.
@@ -91,7 +93,8 @@ impl World {
     }
 
     /// Keeps awake every vehicle whose driver asks for something or whose wheels still turn
-    /// (a car must not fall asleep with its wheels spinning).
+    /// (a car must not fall asleep with its wheels spinning), and holds off the sleep of a
+    /// chassis still settling on its springs.
     pub(super) fn wake_driven_vehicles(&mut self) {
         for slot in 0..self.vehicles.slots() {
             let Some(vehicle) = self.vehicles.live(slot) else {
@@ -102,11 +105,23 @@ impl World {
                 .wheels
                 .iter()
                 .any(|w| w.state.spin.abs() > RESTING_SPIN);
-            if input.throttle != 0.0 || turning || vehicle.carrier.abs() > RESTING_SPIN {
-                let chassis = vehicle.chassis;
-                if self.bodies.at(chassis.index).is_sleeping() {
+            let chassis = vehicle.chassis;
+            let driven = input.throttle != 0.0 || turning || vehicle.carrier.abs() > RESTING_SPIN;
+            let body = self.bodies.at_mut(chassis.index);
+            if body.is_sleeping() {
+                if driven {
                     self.wake(chassis);
                 }
+                continue;
+            }
+            // Still settling on its springs (a car bouncing a few millimetres moves slower than
+            // the bodies' sleep threshold, and would fall asleep mid-swing, off its rest), or
+            // creeping under the throttle (asleep, it would stop, and wake, and stop): not
+            // slow yet.
+            let settling = body.linear_velocity().norm() > RESTING_SPEED
+                || body.angular_velocity().norm() > RESTING_SPEED;
+            if driven || settling {
+                body.slow_time = 0.0;
             }
         }
     }
