@@ -42,17 +42,36 @@ fn car_with(height: Real, slope: Real, edit: impl FnOnce(&mut VehicleBuilder)) -
     let body = RigidBodyBuilder::dynamic()
         .translation(normal * height)
         .rotation(Vector::z() * slope);
-    let chassis = world.add_body(body).unwrap();
-    let shape = ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(MASS / 3.84);
-    world.add_collider(shape, chassis).unwrap();
-    let mut builder = VehicleBuilder::car(chassis);
-    edit(&mut builder);
-    let car = world.add_vehicle(builder).unwrap();
+    let (chassis, car) = add_car(&mut world, body, edit);
     Car {
         world,
         chassis,
         car,
     }
+}
+
+/// A chassis (a 4 x 0.6 x 1.6 m box of 1,500 kg) of `body` in `world`, on the wheels of
+/// [`VehicleBuilder::car`] changed by `edit`.
+fn add_car(
+    world: &mut World,
+    body: RigidBodyBuilder,
+    edit: impl FnOnce(&mut VehicleBuilder),
+) -> (BodyHandle, VehicleHandle) {
+    let chassis = world.add_body(body).unwrap();
+    let shape = ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(MASS / 3.84);
+    world.add_collider(shape, chassis).unwrap();
+    let mut builder = VehicleBuilder::car(chassis);
+    edit(&mut builder);
+    (chassis, world.add_vehicle(builder).unwrap())
+}
+
+/// Parks `car` with its handbrake.
+fn park(world: &mut World, car: VehicleHandle) {
+    let hold = VehicleInput {
+        handbrake: 1.0,
+        ..VehicleInput::default()
+    };
+    world.set_vehicle_input(car, hold).unwrap();
 }
 
 /// The default car (1.5 Hz, damping ratio 0.5) placed at its resting height on flat ground.
@@ -689,17 +708,9 @@ fn the_ground_under_the_wheels_carries_the_cars_weight() {
     let upright = JointBuilder::upright(Vector::y(), Vector::y(), level);
     world.add_world_joint(upright, platform).unwrap();
     // The car at its resting height on the platform's top (0.7 m, less the platform's sag).
-    let chassis = world
-        .add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 1.35, 0.0)))
-        .unwrap();
-    let shape = ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(MASS / 3.84);
-    world.add_collider(shape, chassis).unwrap();
-    let car = world.add_vehicle(VehicleBuilder::car(chassis)).unwrap();
-    let hold = VehicleInput {
-        handbrake: 1.0,
-        ..VehicleInput::default()
-    };
-    world.set_vehicle_input(car, hold).unwrap();
+    let body = RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 1.35, 0.0));
+    let (_, car) = add_car(&mut world, body, |_| {});
+    park(&mut world, car);
     for _ in 0..600 {
         world.step(DT).unwrap();
     }
@@ -735,21 +746,11 @@ fn a_parked_car_rides_a_moving_platform() {
     world.add_collider(slab, platform).unwrap();
     let sag = G / (2.0 * PI * 1.5).powi(2);
     let at = Vector::new(0.0, REST_HEIGHT - sag, 0.0);
-    let chassis = world
-        .add_body(
-            RigidBodyBuilder::dynamic()
-                .translation(at)
-                .linear_velocity(Vector::new(2.0, 0.0, 0.0)),
-        )
-        .unwrap();
-    let shape = ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(MASS / 3.84);
-    world.add_collider(shape, chassis).unwrap();
-    let car = world.add_vehicle(VehicleBuilder::car(chassis)).unwrap();
-    let hold = VehicleInput {
-        handbrake: 1.0,
-        ..VehicleInput::default()
-    };
-    world.set_vehicle_input(car, hold).unwrap();
+    let body = RigidBodyBuilder::dynamic()
+        .translation(at)
+        .linear_velocity(Vector::new(2.0, 0.0, 0.0));
+    let (chassis, car) = add_car(&mut world, body, |_| {});
+    park(&mut world, car);
     for step in 0..300 {
         world.step(DT).unwrap();
         if step >= 60 {
