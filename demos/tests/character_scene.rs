@@ -44,18 +44,7 @@ fn every_character_walks_the_course_riding_the_platform_and_pushing_the_crates()
 #[test]
 fn the_character_scene_is_the_same_on_every_thread_count() {
     let spec = find("character").unwrap();
-    let hash = |threads: u32| {
-        let mut scene = (spec.build)();
-        let settings = sprung::SolverSettings {
-            threads,
-            ..*scene.world.settings()
-        };
-        scene.world.set_settings(settings).unwrap();
-        for _ in 0..300 {
-            scene.step(spec.dt).unwrap();
-        }
-        scene.state_hash()
-    };
+    let hash = |threads| spec.hash_after(300, threads).unwrap();
     let one = hash(1);
     assert_eq!(hash(2), one);
     assert_eq!(hash(4), one);

@@ -46,18 +46,7 @@ fn every_car_drives_its_lap_over_ramps_and_through_crates() {
 #[test]
 fn the_vehicles_scene_is_the_same_on_every_thread_count() {
     let spec = find("vehicles").unwrap();
-    let hash = |threads: u32| {
-        let mut scene = (spec.build)();
-        let settings = sprung::SolverSettings {
-            threads,
-            ..*scene.world.settings()
-        };
-        scene.world.set_settings(settings).unwrap();
-        for _ in 0..300 {
-            scene.step(spec.dt).unwrap();
-        }
-        scene.state_hash()
-    };
+    let hash = |threads| spec.hash_after(300, threads).unwrap();
     let one = hash(1);
     assert_eq!(hash(2), one);
     assert_eq!(hash(4), one);

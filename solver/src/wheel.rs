@@ -82,9 +82,7 @@ const BRAKE: usize = 4;
 #[derive(Clone, Debug)]
 pub struct WheelRows {
     /// A: the ground (anchor at the contact point); B: the chassis (anchor at the mount).
-    pub frame: JointFrame,
-    /// The engine's index for this wheel (to store its state back).
-    pub user_index: u32,
+    frame: JointFrame,
     setup: WheelSetup,
     /// The suspension spring's coefficients for the substep.
     spring: SpringSoftness,
@@ -109,7 +107,6 @@ impl WheelRows {
         (a, b): (&Motion, &Motion),
         setup: WheelSetup,
         (h, impulses): (Real, [Real; 5]),
-        user_index: u32,
     ) -> WheelRows {
         // The contact point from the chassis's centre of mass: the mount and the contact are on
         // the same line along `up`, which the suspension's lever arm cannot tell apart, but the
@@ -120,7 +117,6 @@ impl WheelRows {
         let suspension = on_contact(&setup.up);
         WheelRows {
             frame: *frame,
-            user_index,
             spring: SpringSoftness::new(&setup.spring, suspension.effective_mass, h),
             suspension,
             heading: on_contact(&setup.forward),
@@ -347,7 +343,7 @@ mod tests {
             grounded: true,
         };
         let (a, b) = (Motion::STATIC, Motion::load(&bodies, chassis));
-        let rows = WheelRows::new(&frame, (&a, &b), setup, (H, [0.0; 5]), 0);
+        let rows = WheelRows::new(&frame, (&a, &b), setup, (H, [0.0; 5]));
         (bodies, rows)
     }
 

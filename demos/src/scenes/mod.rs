@@ -32,6 +32,23 @@ pub struct SceneSpec {
     pub build: fn() -> Scene,
 }
 
+impl SceneSpec {
+    /// The scene built, solved on `threads` worker threads and stepped `steps` times: its
+    /// [`Scene::state_hash`] (the same on every thread count, as the engine promises).
+    pub fn hash_after(&self, steps: usize, threads: u32) -> Result<u64, sprung::Error> {
+        let mut scene = (self.build)();
+        let settings = sprung::SolverSettings {
+            threads,
+            ..*scene.world.settings()
+        };
+        scene.world.set_settings(settings)?;
+        for _ in 0..steps {
+            scene.step(self.dt)?;
+        }
+        Ok(scene.state_hash())
+    }
+}
+
 /// A built scene: the world, the bodies its checks watch (with where they started), and which
 /// checks apply.
 pub struct Scene {

@@ -299,9 +299,8 @@ impl World {
                 extra_force: extra[i],
                 grounded: state.contact.is_some(),
             };
-            let user = (slot * MAX_WHEELS + i) as u32;
             let carried = (step.h, state.impulses);
-            let rows = WheelRows::new(&frame, (&a, &b), setup, carried, user);
+            let rows = WheelRows::new(&frame, (&a, &b), setup, carried);
             self.solver.vehicles.wheels.push(rows);
         }
         let ranges = (
