@@ -199,7 +199,7 @@ impl FloatingCharacter {
     /// Where its ride spring's ray hit at the last step, if it hit.
     pub fn ground(&self, world: &World) -> Option<Point<Real>> {
         match world.joint(self.ray)?.kind() {
-            JointKind::RaySpring { ground, .. } => *ground,
+            JointKind::RaySpring(spring) => spring.ground,
             _ => None,
         }
     }

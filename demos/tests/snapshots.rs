@@ -412,22 +412,36 @@ fn sleeping_colliders_are_placed(world: &World) -> bool {
     })
 }
 
-/// The snapshot fuzzer's input `6e 3a 22 52` (edit mode: byte 8762 of the payload, modulo its
-/// length, set to 0x52) moved a sleeping cube's x from 2.4 to 2.3957 and left its collider
-/// where it was: the payload was accepted and the next step stopped on a debug assertion (in
-/// a release build, the cube stepped on 4 mm from its collider). Now refused; and every
-/// one-byte change of that payload is refused or restores a world whose sleeping colliders
-/// are placed, which steps (with debug assertions, in the tests' profile) and stays finite.
+/// The snapshot fuzzer's input `6e 3a 22 52` (edit mode: one byte of the payload set to
+/// 0x52) moved a sleeping cube's x from 2.4 to 2.3957 (the float's second byte, 0x99 to 0x52)
+/// and left its collider where it was: the payload was accepted and the next step stopped on a
+/// debug assertion (in a release build, the cube stepped on 4 mm from its collider). Now that
+/// edit is refused wherever the payload holds the cube's x (found by its bits, so that the test
+/// follows the layout); and every one-byte change of the payload is refused or restores a world
+/// whose sleeping colliders are placed, which steps (with debug assertions, in the tests'
+/// profile) and stays finite.
 #[test]
 fn a_sleeping_body_moved_away_from_its_colliders_is_refused() {
     let payload = fuzz_world_payload();
-    let mut edited = payload.clone();
-    let at = u16::from_le_bytes([0x3a, 0x22]) as usize % edited.len();
-    edited[at] = 0x52;
-    assert_ne!(edited, payload, "the edit changes a byte");
+    let x = 2.4f32.to_le_bytes();
+    let places: Vec<usize> = (0..payload.len() - 3)
+        .filter(|&at| payload[at..at + 4] == x)
+        .collect();
+    let refused = places.iter().filter(|&&at| {
+        let mut edited = payload.clone();
+        edited[at + 1] = 0x52;
+        match World::restore_payload(&edited) {
+            Err(Error::Snapshot(_)) => true,
+            Ok(world) => {
+                assert!(sleeping_colliders_are_placed(&world), "x at {at}");
+                false
+            }
+            Err(other) => panic!("{other:?}"),
+        }
+    });
     assert!(
-        matches!(World::restore_payload(&edited), Err(Error::Snapshot(_))),
-        "the fuzzer's payload is refused"
+        refused.count() > 0,
+        "the fuzzer's edit is refused: {places:?}"
     );
     for at in 0..payload.len() {
         for delta in [1u8, 0x80] {

@@ -1,7 +1,12 @@
 //! Joints between bodies, and their builder.
 
 use parry3d::math::{Point, Real, Rotation, Vector};
-use sprung_solver::joint::DistanceSettings;
+use sprung_solver::joint::Finite;
+pub use sprung_solver::joint::{
+    AttachmentSettings, BallSettings, ConeLimit, DistanceSettings, FixedSettings, HingeSettings,
+    JointImpulses, JointKind, MotorSettings, RaySpringSettings, SliderSettings, SwingTwistSettings,
+    UprightSettings,
+};
 use sprung_solver::softness::Spring;
 
 use crate::error::{finite, Error};
@@ -17,111 +22,6 @@ pub struct JointHandle {
     pub(crate) generation: u32,
 }
 
-/// What a joint holds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum JointKind {
-    /// The anchors coincide; rotation is free. Rigid, or a zero-length spring on three axes.
-    Ball {
-        /// A spring instead of a rigid point constraint.
-        spring: Option<Spring>,
-    },
-    /// The anchors' distance: a rod, a spring, limits, or a rope.
-    Distance(DistanceSettings),
-    /// The mouse drag: a spring pulling the body's anchor to a world target (anchor A), which
-    /// may move at `target_velocity`, with at most `max_force` (N).
-    Attachment {
-        /// The spring.
-        spring: Spring,
-        /// Largest force (N).
-        max_force: Real,
-        /// How fast the target moves (m/s): followed without lag.
-        target_velocity: Vector<Real>,
-    },
-    /// An angular spring keeping the body axis `body_axis` (body frame) on the world axis
-    /// `world_axis`; rotation about that axis stays free.
-    Upright {
-        /// Axis in the body's frame.
-        body_axis: Vector<Real>,
-        /// Axis in the world.
-        world_axis: Vector<Real>,
-        /// The spring.
-        spring: Spring,
-    },
-    /// A hinge about `axis_a` (A's frame) and `axis_b` (B's frame), with optional angle limits
-    /// (rad) and a motor (target speed rad/s, maximum torque N m).
-    Hinge {
-        /// Axis in A's frame.
-        axis_a: Vector<Real>,
-        /// Axis in B's frame.
-        axis_b: Vector<Real>,
-        /// Angle limits (rad), angle zero being the pose at which the joint was added.
-        limits: Option<(Real, Real)>,
-        /// Target speed (rad/s) and maximum torque (N m).
-        motor: Option<(Real, Real)>,
-        /// Directions across the axis, in A's and B's frames, that coincide at angle zero
-        /// (filled in when the joint is added).
-        references: (Vector<Real>, Vector<Real>),
-        /// A soft hinge: a spring instead of rigid point and alignment rows.
-        spring: Option<Spring>,
-    },
-    /// A slider: B keeps A's orientation (as when added) and moves only along `axis_a` (A's
-    /// frame), with optional limits (m, zero being the pose when added) and a motor (target
-    /// speed m/s, maximum force N).
-    Slider {
-        /// Axis in A's frame.
-        axis_a: Vector<Real>,
-        /// Translation limits (m).
-        limits: Option<(Real, Real)>,
-        /// Target speed (m/s) and maximum force (N).
-        motor: Option<(Real, Real)>,
-        /// `q_a^-1 q_b` when added.
-        relative: Rotation<Real>,
-        /// A soft slider: a spring instead of rigid orientation and across-axis rows.
-        spring: Option<Spring>,
-    },
-    /// A weld: B keeps the orientation relative to A it had when the joint was added.
-    Fixed {
-        /// `q_a^-1 q_b` when added.
-        relative: Rotation<Real>,
-        /// A soft weld: a spring on position and orientation instead of rigid rows.
-        spring: Option<Spring>,
-    },
-    /// A spring along a ray, for floating characters and hover craft: each step the engine
-    /// casts a ray from the body's anchor along the world `axis` (unit; down, usually) up to
-    /// `max_length` m, and where it hits, one soft row holds the anchor's height over the hit
-    /// point, measured along the axis, at `rest_length` (the spring) and never below
-    /// `min_length` (rigid: a bump stop). Nothing within reach: no force. The ground hit is
-    /// held as the world is (not pushed back).
-    RaySpring {
-        /// The ray's direction (world, unit).
-        axis: Vector<Real>,
-        /// The length the spring pulls the anchor's height to (m).
-        rest_length: Real,
-        /// The shortest the height may be (m): a rigid stop.
-        min_length: Real,
-        /// How far the ray looks (m).
-        max_length: Real,
-        /// The spring.
-        spring: Spring,
-        /// Where the last step's ray hit (world), filled in by the engine; `None` if it hit
-        /// nothing.
-        ground: Option<Point<Real>>,
-    },
-    /// Drives the body's velocity along (linear) or about (angular) a world axis towards a
-    /// speed, with at most `max_force` (N, or N m).
-    Motor {
-        /// World axis.
-        axis: Vector<Real>,
-        /// Angular (about the axis) or linear (along it).
-        angular: bool,
-        /// Target speed (m/s or rad/s).
-        speed: Real,
-        /// Largest force (N) or torque (N m).
-        max_force: Real,
-    },
-}
-
 /// A joint: two bodies, an anchor on each (in the body's frame), and what it holds.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -132,7 +32,7 @@ pub struct Joint {
     pub(crate) local_anchor_a: Point<Real>,
     pub(crate) local_anchor_b: Point<Real>,
     pub(crate) collide: bool,
-    pub(crate) impulses: [Real; 8],
+    pub(crate) impulses: JointImpulses,
     pub(crate) break_force: Option<Real>,
 }
 
@@ -149,10 +49,10 @@ impl Joint {
     pub fn kind(&self) -> &JointKind {
         &self.kind
     }
-    /// Last step's accumulated impulses of its rows (N s, per substep): point rows as a world
-    /// vector first, then its other rows.
-    pub fn impulses(&self) -> [Real; 8] {
-        self.impulses
+    /// Last step's accumulated impulses of its rows (N s or N m s, per substep), named by
+    /// its kind.
+    pub fn impulses(&self) -> &JointImpulses {
+        &self.impulses
     }
 }
 
@@ -206,14 +106,24 @@ impl Joint {
             misuse: None,
         };
         builder.build(self.body_a, self.body_b)?;
-        finite("joint impulses", &self.impulses)?;
+        if !self.impulses.is_finite() {
+            return Err(Error::NonFinite("joint impulses"));
+        }
+        if !self.impulses.is_of(&self.kind) {
+            return Err(Error::OutOfRange("joint impulses: another kind's"));
+        }
         match &self.kind {
-            JointKind::Fixed { relative, .. } | JointKind::Slider { relative, .. } => {
+            JointKind::Fixed(FixedSettings { relative, .. })
+            | JointKind::Slider(SliderSettings { relative, .. }) => {
                 limits::rotation("joint frame", relative)?;
             }
-            JointKind::Hinge { references, .. } => {
-                finite("joint frame", references.0.as_slice())?;
-                finite("joint frame", references.1.as_slice())?;
+            JointKind::SwingTwist(st) => {
+                limits::rotation("joint frame", &st.frame_a)?;
+                limits::rotation("joint frame", &st.frame_b)?;
+            }
+            JointKind::Hinge(h) => {
+                finite("joint frame", h.references.0.as_slice())?;
+                finite("joint frame", h.references.1.as_slice())?;
             }
             _ => {}
         }
@@ -242,7 +152,8 @@ impl JointBuilder {
 
     /// A ball joint between `anchor_a` (on A) and `anchor_b` (on B), each in its body's frame.
     pub fn ball(anchor_a: Point<Real>, anchor_b: Point<Real>) -> Self {
-        JointBuilder::with(JointKind::Ball { spring: None }, anchor_a, anchor_b, false)
+        let kind = JointKind::Ball(BallSettings::default());
+        JointBuilder::with(kind, anchor_a, anchor_b, false)
     }
 
     /// A rigid distance of `rest_length` (m) between the anchors.
@@ -265,11 +176,11 @@ impl JointBuilder {
         spring: Spring,
         max_force: Real,
     ) -> Self {
-        let kind = JointKind::Attachment {
+        let kind = JointKind::Attachment(AttachmentSettings {
             spring,
             max_force,
             target_velocity: Vector::zeros(),
-        };
+        });
         JointBuilder::with(kind, target, anchor, true)
     }
 
@@ -277,11 +188,11 @@ impl JointBuilder {
     /// aligned with `world_axis`, leaving rotation about it free (hover racers, wobbly
     /// characters).
     pub fn upright(body_axis: Vector<Real>, world_axis: Vector<Real>, spring: Spring) -> Self {
-        let kind = JointKind::Upright {
+        let kind = JointKind::Upright(UprightSettings {
             body_axis,
             world_axis,
             spring,
-        };
+        });
         JointBuilder::with(kind, Point::origin(), Point::origin(), true)
     }
 
@@ -315,38 +226,38 @@ impl JointBuilder {
         max_length: Real,
         spring: Spring,
     ) -> Self {
-        let kind = JointKind::RaySpring {
+        let kind = JointKind::RaySpring(RaySpringSettings {
             axis,
             rest_length,
             min_length: 0.0,
             max_length,
             spring,
             ground: None,
-        };
+        });
         JointBuilder::with(kind, Point::origin(), anchor, true)
     }
 
     /// A motor, for [`crate::World::add_world_joint`]: drives the angular velocity about the
     /// world `axis` towards `speed` (rad/s) with at most `max_torque` (N m).
     pub fn angular_motor(axis: Vector<Real>, speed: Real, max_torque: Real) -> Self {
-        let kind = JointKind::Motor {
+        let kind = JointKind::Motor(MotorSettings {
             axis,
             angular: true,
             speed,
             max_force: max_torque,
-        };
+        });
         JointBuilder::with(kind, Point::origin(), Point::origin(), true)
     }
 
     /// A motor, for [`crate::World::add_world_joint`]: drives the velocity along the world
     /// `axis` towards `speed` (m/s) with at most `max_force` (N).
     pub fn linear_motor(axis: Vector<Real>, speed: Real, max_force: Real) -> Self {
-        let kind = JointKind::Motor {
+        let kind = JointKind::Motor(MotorSettings {
             axis,
             angular: false,
             speed,
             max_force,
-        };
+        });
         JointBuilder::with(kind, Point::origin(), Point::origin(), true)
     }
 
@@ -359,23 +270,23 @@ impl JointBuilder {
         axis_a: Vector<Real>,
         axis_b: Vector<Real>,
     ) -> Self {
-        let kind = JointKind::Hinge {
+        let kind = JointKind::Hinge(HingeSettings {
             axis_a,
             axis_b,
             limits: None,
             motor: None,
             references: (Vector::zeros(), Vector::zeros()),
             spring: None,
-        };
+        });
         JointBuilder::with(kind, anchor_a, anchor_b, false)
     }
 
     /// A weld: the anchors coincide and B keeps its orientation relative to A as when added.
     pub fn fixed(anchor_a: Point<Real>, anchor_b: Point<Real>) -> Self {
-        let kind = JointKind::Fixed {
+        let kind = JointKind::Fixed(FixedSettings {
             relative: Rotation::identity(),
             spring: None,
-        };
+        });
         JointBuilder::with(kind, anchor_a, anchor_b, false)
     }
 
@@ -383,20 +294,123 @@ impl JointBuilder {
     /// translation is the pose when it is added; see [`JointBuilder::translation_limits`] and
     /// [`JointBuilder::motor`].
     pub fn slider(anchor_a: Point<Real>, anchor_b: Point<Real>, axis_a: Vector<Real>) -> Self {
-        let kind = JointKind::Slider {
+        let kind = JointKind::Slider(SliderSettings {
             axis_a,
             limits: None,
             motor: None,
             relative: Rotation::identity(),
             spring: None,
-        };
+        });
         JointBuilder::with(kind, anchor_a, anchor_b, false)
+    }
+
+    /// A swing-twist joint (shoulders, hips, necks): the anchors coincide, and B's turn
+    /// relative to A splits into a twist about the twist axis and a swing of that axis, each
+    /// limited by [`JointBuilder::swing_limits`] (a cone, elliptical if its half angles differ)
+    /// and [`JointBuilder::twist_limits`]. The joint's frame is `twist_axis` (x) and
+    /// `plane_axis` (y, made square to x; the cone's first half angle is about it), given in
+    /// A's frame; B carries the same frame from the pose it is added in, where swing and twist
+    /// are zero.
+    ///
+    /// ```
+    /// use sprung::{JointBuilder, RigidBodyBuilder, World};
+    /// use sprung::math::{Point, Vector};
+    ///
+    /// let mut world = World::default();
+    /// let torso = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// let arm = world.add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.5, 0.0, 0.0))).unwrap();
+    /// // A shoulder: the arm's axis (x) within 45 degrees about y and 80 about z, twist +-30.
+    /// let shoulder = JointBuilder::swing_twist(Point::origin(), Point::new(-0.5, 0.0, 0.0), Vector::x(), Vector::y())
+    ///     .swing_limits(45f32.to_radians(), 80f32.to_radians())
+    ///     .twist_limits(-30f32.to_radians(), 30f32.to_radians());
+    /// world.add_joint(shoulder, torso, arm).unwrap();
+    /// ```
+    pub fn swing_twist(
+        anchor_a: Point<Real>,
+        anchor_b: Point<Real>,
+        twist_axis: Vector<Real>,
+        plane_axis: Vector<Real>,
+    ) -> Self {
+        let kind = JointKind::SwingTwist(SwingTwistSettings {
+            frame_a: frame_of(&twist_axis, &plane_axis).unwrap_or(Rotation::identity()),
+            frame_b: Rotation::identity(),
+            swing: None,
+            twist: None,
+            limit_spring: None,
+            friction: 0.0,
+        });
+        let mut builder = JointBuilder::with(kind, anchor_a, anchor_b, false);
+        if frame_of(&twist_axis, &plane_axis).is_none() {
+            builder = builder.misused(
+                "swing_twist: the twist and plane axes must be finite, not zero and not parallel",
+            );
+        }
+        builder
+    }
+
+    /// A swing-twist joint's cone: the twist axis swings at most `about_plane` (rad) about the
+    /// plane axis and `about_normal` about the axis square to both (each in (0, pi)); between
+    /// them, within the ellipse with those semi-axes.
+    pub fn swing_limits(mut self, about_plane: Real, about_normal: Real) -> Self {
+        match &mut self.kind {
+            JointKind::SwingTwist(s) => s.swing = Some((about_plane, about_normal)),
+            _ => return self.misused("swing_limits: only a swing-twist joint has a cone of two half angles (a ball joint: cone_limit)"),
+        }
+        self
+    }
+
+    /// A swing-twist joint's twist limits (rad, within [-pi, pi], lower <= upper).
+    pub fn twist_limits(mut self, lower: Real, upper: Real) -> Self {
+        match &mut self.kind {
+            JointKind::SwingTwist(s) => s.twist = Some((lower, upper)),
+            _ => return self.misused("twist_limits: only a swing-twist joint has twist limits"),
+        }
+        self
+    }
+
+    /// Soft limits for a swing-twist joint: past a limit, pushed back by `spring` instead of
+    /// rigidly.
+    pub fn limit_spring(mut self, spring: Spring) -> Self {
+        match &mut self.kind {
+            JointKind::SwingTwist(s) => s.limit_spring = Some(spring),
+            _ => return self.misused("limit_spring: only a swing-twist joint has soft limits"),
+        }
+        self
+    }
+
+    /// Friction torque (N m) against any turn of a swing-twist joint.
+    pub fn friction(mut self, torque: Real) -> Self {
+        match &mut self.kind {
+            JointKind::SwingTwist(s) => s.friction = torque,
+            _ => return self.misused("friction: only a swing-twist joint has friction torque"),
+        }
+        self
+    }
+
+    /// A ball joint's cone: B's axis (A's `axis` in the pose the joint is added in, carried by
+    /// B) stays within `half_angle` (rad, in (0, pi)) of `axis` (A's frame).
+    pub fn cone_limit(mut self, axis: Vector<Real>, half_angle: Real) -> Self {
+        match &mut self.kind {
+            JointKind::Ball(b) => {
+                b.cone = Some(ConeLimit {
+                    axis_a: axis,
+                    axis_b: axis,
+                    half_angle,
+                })
+            }
+            _ => {
+                return self.misused(
+                    "cone_limit: only a ball joint has a cone limit (swing-twist: swing_limits)",
+                )
+            }
+        }
+        self
     }
 
     /// A hinge's angle limits (rad, lower <= upper).
     pub fn angle_limits(mut self, lower: Real, upper: Real) -> Self {
         match &mut self.kind {
-            JointKind::Hinge { limits, .. } => *limits = Some((lower, upper)),
+            JointKind::Hinge(h) => h.limits = Some((lower, upper)),
             _ => return self.misused("angle_limits: only a hinge has angle limits"),
         }
         self
@@ -405,7 +419,7 @@ impl JointBuilder {
     /// A slider's translation limits along its axis (m, lower <= upper).
     pub fn translation_limits(mut self, lower: Real, upper: Real) -> Self {
         match &mut self.kind {
-            JointKind::Slider { limits, .. } => *limits = Some((lower, upper)),
+            JointKind::Slider(s) => s.limits = Some((lower, upper)),
             _ => return self.misused("translation_limits: only a slider has translation limits"),
         }
         self
@@ -415,9 +429,8 @@ impl JointBuilder {
     /// force N): drives the joint's rate towards `speed` with at most `max`.
     pub fn motor(mut self, speed: Real, max: Real) -> Self {
         match &mut self.kind {
-            JointKind::Hinge { motor, .. } | JointKind::Slider { motor, .. } => {
-                *motor = Some((speed, max))
-            }
+            JointKind::Hinge(HingeSettings { motor, .. })
+            | JointKind::Slider(SliderSettings { motor, .. }) => *motor = Some((speed, max)),
             _ => {
                 return self.misused(
                     "motor: only hinges and sliders have one (a world motor is \
@@ -440,18 +453,23 @@ impl JointBuilder {
     /// but their limits and motor).
     pub fn spring(mut self, spring: Spring) -> Self {
         match &mut self.kind {
-            JointKind::Ball { spring: s } => *s = Some(spring),
             JointKind::Distance(d) => {
                 d.spring = Some(spring);
                 d.holds_rest_length = true;
             }
-            JointKind::Attachment { spring: s, .. }
-            | JointKind::Upright { spring: s, .. }
-            | JointKind::RaySpring { spring: s, .. } => *s = spring,
-            JointKind::Hinge { spring: s, .. }
-            | JointKind::Fixed { spring: s, .. }
-            | JointKind::Slider { spring: s, .. } => *s = Some(spring),
-            JointKind::Motor { .. } => return self.misused("spring: a motor has no spring"),
+            JointKind::Attachment(AttachmentSettings { spring: s, .. })
+            | JointKind::Upright(UprightSettings { spring: s, .. })
+            | JointKind::RaySpring(RaySpringSettings { spring: s, .. }) => *s = spring,
+            JointKind::Ball(BallSettings { spring: s, .. })
+            | JointKind::Hinge(HingeSettings { spring: s, .. })
+            | JointKind::Fixed(FixedSettings { spring: s, .. })
+            | JointKind::Slider(SliderSettings { spring: s, .. }) => *s = Some(spring),
+            JointKind::Motor(_) => return self.misused("spring: a motor has no spring"),
+            JointKind::SwingTwist(_) => {
+                return self.misused(
+                    "spring: a swing-twist joint's limits take one (JointBuilder::limit_spring)",
+                )
+            }
         }
         self
     }
@@ -461,11 +479,7 @@ impl JointBuilder {
     pub fn limits(mut self, min: Real, max: Real) -> Self {
         match &mut self.kind {
             JointKind::Distance(d) => (d.min_length, d.max_length) = (min, max),
-            JointKind::RaySpring {
-                min_length,
-                max_length,
-                ..
-            } => (*min_length, *max_length) = (min, max),
+            JointKind::RaySpring(r) => (r.min_length, r.max_length) = (min, max),
             _ => {
                 return self.misused(
                     "limits: only a distance joint has length limits (hinges: angle_limits, \
@@ -491,10 +505,10 @@ impl JointBuilder {
     pub(crate) fn is_world_only(&self) -> bool {
         matches!(
             self.kind,
-            JointKind::Attachment { .. }
-                | JointKind::Upright { .. }
-                | JointKind::Motor { .. }
-                | JointKind::RaySpring { .. }
+            JointKind::Attachment(_)
+                | JointKind::Upright(_)
+                | JointKind::Motor(_)
+                | JointKind::RaySpring(_)
         )
     }
 
@@ -532,7 +546,7 @@ impl JointBuilder {
             local_anchor_a: self.local_anchor_a,
             local_anchor_b: self.local_anchor_b,
             collide: self.collide,
-            impulses: [0.0; 8],
+            impulses: kind.fresh_impulses(),
             break_force: self.break_force,
         })
     }
@@ -544,33 +558,40 @@ impl JointBuilder {
 pub(crate) fn check_kind(kind: &mut JointKind) -> Result<(), Error> {
     {
         let spring = match kind {
-            JointKind::Ball { spring } => *spring,
-            JointKind::Attachment {
+            JointKind::Ball(BallSettings { spring, cone }) => {
+                if let Some(cone) = cone {
+                    cone.axis_a = limits::axis("cone axis", &cone.axis_a)?;
+                    cone.axis_b = limits::axis("cone axis", &cone.axis_b)?;
+                    check_half_angles("cone limit", &[cone.half_angle])?;
+                }
+                *spring
+            }
+            JointKind::Attachment(AttachmentSettings {
                 spring,
                 max_force,
                 target_velocity,
-            } => {
+            }) => {
                 check_max_force("attachment", *max_force)?;
                 limits::linear_velocity(target_velocity)?;
                 Some(*spring)
             }
-            JointKind::Upright {
+            JointKind::Upright(UprightSettings {
                 body_axis,
                 world_axis,
                 spring,
-            } => {
+            }) => {
                 *body_axis = limits::axis("upright axis length", body_axis)?;
                 *world_axis = limits::axis("upright axis length", world_axis)?;
                 Some(*spring)
             }
-            JointKind::RaySpring {
+            JointKind::RaySpring(RaySpringSettings {
                 axis,
                 rest_length,
                 min_length,
                 max_length,
                 spring,
                 ground: _,
-            } => {
+            }) => {
                 *axis = limits::axis("ray spring axis length", axis)?;
                 let lengths = [*rest_length, *min_length, *max_length];
                 limits::bounded(
@@ -584,44 +605,60 @@ pub(crate) fn check_kind(kind: &mut JointKind) -> Result<(), Error> {
                 }
                 Some(*spring)
             }
-            JointKind::Motor {
+            JointKind::Motor(MotorSettings {
                 axis,
                 speed,
                 max_force,
                 ..
-            } => {
+            }) => {
                 finite("motor", &[*speed, *max_force])?;
                 *axis = limits::axis("motor axis length", axis)?;
                 check_max_force("motor", *max_force)?;
                 check_speed("motor", *speed)?;
                 None
             }
-            JointKind::Hinge {
+            JointKind::Hinge(HingeSettings {
                 axis_a,
                 axis_b,
                 limits,
                 motor,
                 spring,
                 ..
-            } => {
+            }) => {
                 *axis_a = limits::axis("hinge axis", axis_a)?;
                 *axis_b = limits::axis("hinge axis", axis_b)?;
                 check_limits("hinge limits", limits)?;
                 check_motor("hinge motor", motor)?;
                 *spring
             }
-            JointKind::Fixed { spring, .. } => *spring,
-            JointKind::Slider {
+            JointKind::Fixed(FixedSettings { spring, .. }) => *spring,
+            JointKind::Slider(SliderSettings {
                 axis_a,
                 limits,
                 motor,
                 spring,
                 ..
-            } => {
+            }) => {
                 *axis_a = limits::axis("slider axis", axis_a)?;
                 check_limits("slider limits", limits)?;
                 check_motor("slider motor", motor)?;
                 *spring
+            }
+            JointKind::SwingTwist(st) => {
+                if let Some((y, z)) = st.swing {
+                    check_half_angles("swing limits", &[y, z])?;
+                }
+                if let Some((lower, upper)) = st.twist {
+                    finite("twist limits", &[lower, upper])?;
+                    let pi = std::f32::consts::PI;
+                    if lower < -pi || upper > pi || lower > upper {
+                        return Err(Error::OutOfRange(
+                            "twist limits: within [-pi, pi], lower not above upper",
+                        ));
+                    }
+                }
+                check_max_force("friction", st.friction)?;
+                st.limit_spring
             }
             JointKind::Distance(d) => {
                 finite("joint length", &[d.rest_length, d.min_length])?;
@@ -645,6 +682,29 @@ pub(crate) fn check_kind(kind: &mut JointKind) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// Half angles of a cone (rad): finite, above zero and below pi.
+fn check_half_angles(what: &'static str, angles: &[Real]) -> Result<(), Error> {
+    finite(what, angles)?;
+    if angles
+        .iter()
+        .any(|&a| a <= 0.0 || a >= std::f32::consts::PI)
+    {
+        return Err(Error::OutOfRange("cone half angles: above 0 and below pi"));
+    }
+    Ok(())
+}
+
+/// The joint frame whose x axis is `x` and whose y axis is `y` made square to it, if they are
+/// finite, not zero and not parallel.
+fn frame_of(x: &Vector<Real>, y: &Vector<Real>) -> Option<Rotation<Real>> {
+    let x = x.try_normalize(1.0e-6)?;
+    let y = (y - x * x.dot(y)).try_normalize(1.0e-6)?;
+    let z = x.cross(&y);
+    let m = nalgebra::Matrix3::from_columns(&[x, y, z]);
+    let r = Rotation::from_matrix(&m);
+    r.coords.iter().all(|c| c.is_finite()).then_some(r)
 }
 
 /// Finite limits within ±[`limits::MAX_COORDINATE`] (m or rad), lower not above upper.

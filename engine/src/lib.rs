@@ -42,7 +42,11 @@ pub use collider::{Collider, ColliderBuilder, CollisionGroups, DEFAULT_ROLLING_R
 pub use error::{Error, SnapshotError};
 pub use event::Event;
 pub use handle::{BodyHandle, ColliderHandle};
-pub use joint::{Joint, JointBuilder, JointHandle, JointKind};
+pub use joint::{
+    AttachmentSettings, BallSettings, ConeLimit, DistanceSettings, FixedSettings, HingeSettings,
+    Joint, JointBuilder, JointHandle, JointImpulses, JointKind, MotorSettings, RaySpringSettings,
+    SliderSettings, SwingTwistSettings, UprightSettings,
+};
 pub use query::{PointProjection, QueryFilter, RayHitInfo, ShapeContact, ShapeHitInfo};
 pub use sleep::SleepSettings;
 pub use sprung_collision as collision;

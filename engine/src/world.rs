@@ -20,9 +20,8 @@ use sprung_solver::body::Motion;
 use sprung_solver::body::{Bodies, STATIC};
 use sprung_solver::contact::{Contact, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
-    BallJoint, DistanceJoint, FixedJoint, HingeJoint, HingeSettings, JointConstraint, JointFrame,
-    JointKind as Rows, MotorJoint, MotorSettings, RaySpringJoint, RaySpringSettings, SliderJoint,
-    SliderSettings, UprightJoint,
+    BallImpulses, BallJoint, BallSettings, DistanceImpulses, DistanceJoint, JointConstraint,
+    JointFrame, JointImpulses, RaySpringSettings,
 };
 use sprung_solver::pgs::{Solver, SolverSettings};
 use sprung_spring::FixedStepper;
@@ -33,7 +32,7 @@ use crate::error::Error;
 use crate::event::Event;
 use crate::handle::{Arena, BodyHandle, ColliderHandle};
 use crate::integrate;
-use crate::joint::{Joint, JointBuilder, JointHandle, JointKind};
+use crate::joint::{FixedSettings, Joint, JointBuilder, JointHandle, JointKind, SliderSettings};
 use crate::limits;
 use crate::sleep::{Islands, SleepSettings};
 use crate::vehicle::{Vehicle, VehicleHandle};
@@ -429,22 +428,24 @@ impl World {
             self.bodies.at(b.index).pose.rotation,
         );
         match &mut joint.kind {
-            JointKind::Fixed { relative, .. } | JointKind::Slider { relative, .. } => {
-                *relative = qa.inverse() * qb
+            JointKind::Fixed(FixedSettings { relative, .. })
+            | JointKind::Slider(SliderSettings { relative, .. }) => *relative = qa.inverse() * qb,
+            JointKind::Hinge(h) => {
+                let across = sprung_solver::contact::tangents(&h.axis_a)[0];
+                h.references = (across, qb.inverse() * (qa * across));
             }
-            JointKind::Hinge {
-                axis_a, references, ..
-            } => {
-                let across = sprung_solver::contact::tangents(axis_a)[0];
-                *references = (across, qb.inverse() * (qa * across));
-            }
+            // B carries A's frame (or axis) from the pose it is added in.
+            JointKind::SwingTwist(st) => st.frame_b = qb.inverse() * qa * st.frame_a,
+            JointKind::Ball(BallSettings {
+                cone: Some(cone), ..
+            }) => cone.axis_b = qb.inverse() * (qa * cone.axis_a),
             _ => {}
         }
         if !joint.collide {
             *self.no_collide.entry(body_pair(a, b)).or_insert(0) += 1;
             self.drop_pairs(a, b);
         }
-        self.ray_springs += usize::from(matches!(joint.kind, JointKind::RaySpring { .. }));
+        self.ray_springs += usize::from(matches!(joint.kind, JointKind::RaySpring(_)));
         let handle = self.joints.insert(joint);
         self.wake(a);
         self.wake(b);
@@ -484,10 +485,8 @@ impl World {
         limits::linear_velocity(&velocity)?;
         let joint = self.joints.get_mut(handle).ok_or(Error::StaleHandle)?;
         match &mut joint.kind {
-            JointKind::Attachment {
-                target_velocity, ..
-            } => {
-                *target_velocity = velocity;
+            JointKind::Attachment(attachment) => {
+                attachment.target_velocity = velocity;
                 joint.local_anchor_a = target;
                 let body = joint.body_b;
                 self.wake(body);
@@ -500,7 +499,7 @@ impl World {
     /// Removes a joint.
     pub fn remove_joint(&mut self, handle: JointHandle) -> Result<Joint, Error> {
         let joint = self.joints.remove(handle).ok_or(Error::StaleHandle)?;
-        self.ray_springs -= usize::from(matches!(joint.kind, JointKind::RaySpring { .. }));
+        self.ray_springs -= usize::from(matches!(joint.kind, JointKind::RaySpring(_)));
         for body in [joint.body_a, joint.body_b] {
             if self.body(body).is_some() {
                 self.wake(body);

@@ -35,3 +35,5 @@ pub type Vector = nalgebra::Vector3<Real>;
 pub type Matrix = nalgebra::Matrix3<Real>;
 /// Unit quaternions.
 pub type Quaternion = nalgebra::UnitQuaternion<Real>;
+/// A point in space.
+pub type Point = nalgebra::Point3<Real>;

@@ -610,7 +610,7 @@ impl Stages<'_> {
         unsafe { self.joint_overflow(s.bodies, pass) };
         match pass {
             JointPass::WarmStart => {
-                s.joints.iter().for_each(|j| j.warm_start(s.bodies));
+                s.joints.iter_mut().for_each(|j| j.warm_start(s.bodies));
                 s.vehicles.warm_start(s.bodies, self.h);
             }
             JointPass::Solve { use_bias } => {
@@ -1244,6 +1244,7 @@ mod tests {
                     anchor_a: Vector::new(1.0, 0.5, 0.0),
                     anchor_b: Vector::new(-1.0, 0.5, 0.0),
                     separation: Vector::zeros(),
+                    rotations: (crate::Quaternion::identity(), crate::Quaternion::identity()),
                 };
                 PointRow::new(&frame, &ma, &mb, soft, Vector::zeros())
             };
@@ -1344,6 +1345,7 @@ mod tests {
                     anchor_a: Vector::new(1.0, 0.5, 0.0),
                     anchor_b: Vector::new(-1.0, 0.5, 0.0),
                     separation: Vector::zeros(),
+                    rotations: (crate::Quaternion::identity(), crate::Quaternion::identity()),
                 };
                 let rigid = [Softness::RIGID; 2];
                 solver

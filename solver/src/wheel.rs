@@ -320,6 +320,7 @@ mod tests {
             anchor_a: Vector::zeros(),
             anchor_b: Vector::zeros(),
             separation: Vector::new(0.0, 0.5, 0.0),
+            rotations: (crate::Quaternion::identity(), crate::Quaternion::identity()),
         };
         let spring = Spring::Stiffness {
             stiffness: 40_000.0,

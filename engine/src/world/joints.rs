@@ -3,7 +3,9 @@
 //! now (a hinge's angle, a slider's travel, a distance joint's length).
 
 use super::*;
-use crate::joint::check_kind;
+use crate::joint::{
+    check_kind, AttachmentSettings, HingeSettings, RaySpringSettings, UprightSettings,
+};
 use sprung_solver::joint::hinge_angle;
 use sprung_solver::softness::Spring;
 
@@ -19,15 +21,14 @@ impl World {
         motor: Option<(Real, Real)>,
     ) -> Result<(), Error> {
         self.change_joint(handle, |kind| match kind {
-            JointKind::Hinge { motor: m, .. } | JointKind::Slider { motor: m, .. } => {
+            JointKind::Hinge(HingeSettings { motor: m, .. })
+            | JointKind::Slider(SliderSettings { motor: m, .. }) => {
                 *m = motor;
                 Ok(())
             }
-            JointKind::Motor {
-                speed, max_force, ..
-            } => match motor {
+            JointKind::Motor(m) => match motor {
                 Some(set) => {
-                    (*speed, *max_force) = set;
+                    (m.speed, m.max_force) = set;
                     Ok(())
                 }
                 None => Err(Error::NotApplicable(
@@ -38,8 +39,8 @@ impl World {
         })
     }
 
-    /// Sets a hinge's angle limits (rad), a slider's translation limits (m) or a distance
-    /// joint's length limits (m): `Some((lower, upper))`, or `None` for none. Checked as the
+    /// Sets a hinge's angle limits (rad), a slider's translation limits (m), a distance
+    /// joint's length limits (m) or a swing-twist joint's twist limits (rad): `Some((lower, upper))`, or `None` for none. Checked as the
     /// builder checks them; wakes the joint's bodies.
     pub fn set_joint_limits(
         &mut self,
@@ -47,7 +48,8 @@ impl World {
         limits: Option<(Real, Real)>,
     ) -> Result<(), Error> {
         self.change_joint(handle, |kind| match kind {
-            JointKind::Hinge { limits: l, .. } | JointKind::Slider { limits: l, .. } => {
+            JointKind::Hinge(HingeSettings { limits: l, .. })
+            | JointKind::Slider(SliderSettings { limits: l, .. }) => {
                 *l = limits;
                 Ok(())
             }
@@ -55,12 +57,17 @@ impl World {
                 (d.min_length, d.max_length) = limits.unwrap_or((0.0, Real::INFINITY));
                 Ok(())
             }
+            JointKind::SwingTwist(st) => {
+                st.twist = limits;
+                Ok(())
+            }
             _ => Err(Error::WrongJointKind),
         })
     }
 
     /// Makes a joint soft (`Some(spring)`) or rigid again (`None`): ball, distance, hinge,
-    /// slider and weld joints, as [`JointBuilder::spring`]; an attachment's or upright spring's
+    /// slider and weld joints, as [`JointBuilder::spring`]; a swing-twist joint's limits, as
+    /// [`JointBuilder::limit_spring`]; an attachment's or upright spring's
     /// spring is replaced (`Some` only). Checked as the builder checks it; wakes the joint's
     /// bodies.
     pub fn set_joint_spring(
@@ -69,10 +76,10 @@ impl World {
         spring: Option<Spring>,
     ) -> Result<(), Error> {
         self.change_joint(handle, |kind| match kind {
-            JointKind::Ball { spring: s }
-            | JointKind::Hinge { spring: s, .. }
-            | JointKind::Fixed { spring: s, .. }
-            | JointKind::Slider { spring: s, .. } => {
+            JointKind::Ball(BallSettings { spring: s, .. })
+            | JointKind::Hinge(HingeSettings { spring: s, .. })
+            | JointKind::Fixed(FixedSettings { spring: s, .. })
+            | JointKind::Slider(SliderSettings { spring: s, .. }) => {
                 *s = spring;
                 Ok(())
             }
@@ -81,9 +88,9 @@ impl World {
                 d.holds_rest_length |= spring.is_some();
                 Ok(())
             }
-            JointKind::Attachment { spring: s, .. }
-            | JointKind::Upright { spring: s, .. }
-            | JointKind::RaySpring { spring: s, .. } => match spring {
+            JointKind::Attachment(AttachmentSettings { spring: s, .. })
+            | JointKind::Upright(UprightSettings { spring: s, .. })
+            | JointKind::RaySpring(RaySpringSettings { spring: s, .. }) => match spring {
                 Some(set) => {
                     *s = set;
                     Ok(())
@@ -93,7 +100,11 @@ impl World {
                          (remove_joint removes it)",
                 )),
             },
-            JointKind::Motor { .. } => Err(Error::WrongJointKind),
+            JointKind::SwingTwist(st) => {
+                st.limit_spring = spring;
+                Ok(())
+            }
+            JointKind::Motor(_) => Err(Error::WrongJointKind),
         })
     }
 
@@ -107,19 +118,17 @@ impl World {
         let pose_b = &self.bodies.at(joint.body_b.index).pose;
         let offset = pose_b * joint.local_anchor_b - pose_a * joint.local_anchor_a;
         match &joint.kind {
-            JointKind::Hinge {
-                axis_a, references, ..
-            } => Ok(hinge_angle(
-                &(pose_a.rotation * axis_a),
-                &(pose_a.rotation * references.0),
-                &(pose_b.rotation * references.1),
+            JointKind::Hinge(h) => Ok(hinge_angle(
+                &(pose_a.rotation * h.axis_a),
+                &(pose_a.rotation * h.references.0),
+                &(pose_b.rotation * h.references.1),
             )),
-            JointKind::Slider { axis_a, .. } => Ok(offset.dot(&(pose_a.rotation * axis_a))),
+            JointKind::Slider(s) => Ok(offset.dot(&(pose_a.rotation * s.axis_a))),
             JointKind::Distance(_) => Ok(offset.norm()),
-            JointKind::RaySpring { axis, ground, .. } => {
+            JointKind::RaySpring(r) => {
                 let anchor = pose_b * joint.local_anchor_b;
-                ground
-                    .map(|g| (g - anchor).dot(axis))
+                r.ground
+                    .map(|g| (g - anchor).dot(&r.axis))
                     .ok_or(Error::NotApplicable("joint_position: the ray hit nothing"))
             }
             _ => Err(Error::WrongJointKind),

@@ -348,9 +348,9 @@ impl World {
             let Some(joint) = self.joints.live(slot) else {
                 continue;
             };
-            let JointKind::RaySpring {
+            let JointKind::RaySpring(RaySpringSettings {
                 axis, max_length, ..
-            } = joint.kind
+            }) = joint.kind
             else {
                 continue;
             };
@@ -367,16 +367,18 @@ impl World {
             let Some(joint) = self.joints.live_mut(slot) else {
                 continue;
             };
-            if let JointKind::RaySpring { ground: g, .. } = &mut joint.kind {
-                *g = ground;
+            if let JointKind::RaySpring(settings) = &mut joint.kind {
+                settings.ground = ground;
             }
             if ground.is_none() {
-                joint.impulses = [0.0; 8];
+                joint.impulses = joint.kind.fresh_impulses();
             }
         }
     }
 
-    /// Turns every joint into the solver's rows, anchored at the bodies' current poses.
+    /// Turns every joint into the solver's rows, anchored at the bodies' current poses: plain
+    /// ball and distance joints into the solver's lists solved in lanes, the rest prepared by
+    /// their kind ([`JointKind::prepare`]).
     pub(super) fn build_joints(&mut self, step: &StepContext) {
         let (h, rigid) = (step.h, step.joint);
         self.solver.joints.clear();
@@ -396,10 +398,10 @@ impl World {
             };
             // A ray spring's anchor A is where its ray hit this step; no hit, no rows.
             let pa = match &joint.kind {
-                JointKind::RaySpring { ground: None, .. } => continue,
-                JointKind::RaySpring {
+                JointKind::RaySpring(RaySpringSettings { ground: None, .. }) => continue,
+                JointKind::RaySpring(RaySpringSettings {
                     ground: Some(g), ..
-                } => *g,
+                }) => *g,
                 _ => ba.pose * joint.local_anchor_a,
             };
             let pb = bb.pose * joint.local_anchor_b;
@@ -409,148 +411,42 @@ impl World {
                 anchor_a: pa - ba.center_of_mass(),
                 anchor_b: pb - bb.center_of_mass(),
                 separation: pb - pa,
+                rotations: (ba.pose.rotation, bb.pose.rotation),
             };
             if frame.body_a == STATIC && frame.body_b == STATIC {
                 continue; // asleep, or joined to something static
             }
             let (a, b) = (self.motion(frame.body_a), self.motion(frame.body_b));
-            let impulses = joint.impulses;
-            let point = Vector::new(impulses[0], impulses[1], impulses[2]);
-            let rows = match &joint.kind {
-                JointKind::Ball { spring } => {
-                    // A plain ball joint goes to the solver's compact list, solved in lanes.
-                    let step = (h, &mut self.solver.spring_cache);
+            let cache = (h, &mut self.solver.spring_cache);
+            match (&joint.kind, &joint.impulses) {
+                // A plain ball joint goes to the solver's compact list, solved in lanes.
+                (
+                    JointKind::Ball(BallSettings { spring, cone: None }),
+                    JointImpulses::Ball(carried),
+                ) => {
+                    let point = carried.point;
                     let plain =
-                        BallJoint::plain(&frame, &a, &b, *spring, &rigid, step, point, index);
+                        BallJoint::plain(&frame, &a, &b, *spring, &rigid, cache, point, index);
                     if let Some(row) = plain {
                         self.solver.points.push(row);
                         continue;
                     }
-                    Rows::Ball(BallJoint::new(&frame, &a, &b, *spring, &rigid, h, point))
                 }
-                JointKind::Distance(d) => {
-                    // Without limits it is a length part alone, solved in lanes.
-                    let ends = (&a, &b);
-                    let step = (h, &mut self.solver.spring_cache);
-                    let plain =
-                        DistanceJoint::plain(&frame, ends, d, &rigid, step, impulses[0], index);
+                // Without limits, a distance joint is a length part alone, solved in lanes.
+                (JointKind::Distance(d), JointImpulses::Distance(carried)) => {
+                    let (ends, rest) = ((&a, &b), carried.rest);
+                    let plain = DistanceJoint::plain(&frame, ends, d, &rigid, cache, rest, index);
                     if let Some(row) = plain {
                         self.solver.lengths.push(row);
                         continue;
                     }
-                    let carried = [impulses[0], impulses[1], impulses[2]];
-                    Rows::Distance(DistanceJoint::new(&frame, (&a, &b), d, h, carried))
                 }
-                JointKind::Hinge {
-                    axis_a,
-                    axis_b,
-                    limits,
-                    motor,
-                    references,
-                    spring,
-                } => {
-                    let (qa, qb) = (ba.pose.rotation, bb.pose.rotation);
-                    let settings = HingeSettings {
-                        axis_a: qa * axis_a,
-                        axis_b: qb * axis_b,
-                        reference_a: qa * references.0,
-                        reference_b: qb * references.1,
-                        limits: *limits,
-                        motor: *motor,
-                        spring: *spring,
-                    };
-                    Rows::Hinge(HingeJoint::new(&frame, (&a, &b), settings, step, &impulses))
-                }
-                JointKind::Fixed { relative, spring } => {
-                    let start = (ba.pose.rotation, bb.pose.rotation);
-                    let held = (*relative, start);
-                    Rows::Fixed(FixedJoint::new(
-                        &frame,
-                        (&a, &b),
-                        held,
-                        *spring,
-                        step,
-                        &impulses,
-                    ))
-                }
-                JointKind::Slider {
-                    axis_a,
-                    limits,
-                    motor,
-                    relative,
-                    spring,
-                } => {
-                    let start = (ba.pose.rotation, bb.pose.rotation);
-                    let settings = SliderSettings {
-                        axis_a: start.0 * axis_a,
-                        limits: *limits,
-                        motor: *motor,
-                        spring: *spring,
-                    };
-                    let held = (*relative, start);
-                    Rows::Slider(SliderJoint::new(
-                        &frame,
-                        (&a, &b),
-                        settings,
-                        held,
-                        step,
-                        &impulses,
-                    ))
-                }
-                JointKind::Attachment {
-                    spring,
-                    max_force,
-                    target_velocity,
-                } => {
-                    let mut rows = BallJoint::new(&frame, &a, &b, Some(*spring), &rigid, h, point);
-                    rows.target_velocity = *target_velocity;
-                    rows.max_impulse = max_force * h;
-                    Rows::Ball(rows)
-                }
-                JointKind::Upright {
-                    body_axis,
-                    world_axis,
-                    spring,
-                } => {
-                    let axis = bb.pose.rotation * body_axis.normalize();
-                    let axes = (axis, *world_axis);
-                    let carried = [impulses[0], impulses[1]];
-                    Rows::Upright(UprightJoint::new(&b, axes, spring, h, carried))
-                }
-                JointKind::RaySpring {
-                    axis,
-                    rest_length,
-                    min_length,
-                    spring,
-                    ..
-                } => {
-                    let settings = RaySpringSettings {
-                        up: -axis,
-                        rest_length: *rest_length,
-                        min_length: *min_length,
-                        spring: *spring,
-                    };
-                    let carried = [impulses[0], impulses[1]];
-                    Rows::RaySpring(RaySpringJoint::new(&frame, (&a, &b), settings, h, carried))
-                }
-                JointKind::Motor {
-                    axis,
-                    angular,
-                    speed,
-                    max_force,
-                } => {
-                    let settings = MotorSettings {
-                        axis: *axis,
-                        angular: *angular,
-                        speed: *speed,
-                        max_force: *max_force,
-                    };
-                    Rows::Motor(MotorJoint::new(&frame, (&a, &b), settings, impulses[0]))
-                }
-            };
+                _ => {}
+            }
+            let rows = joint.kind.prepare(&frame, (&a, &b), step, &joint.impulses);
             self.solver.joints.push(JointConstraint {
                 frame,
-                kind: rows,
+                rows,
                 user_index: index,
             });
         }
@@ -569,14 +465,18 @@ impl World {
             self.joints.at_mut(j.user_index).impulses = j.impulses();
         }
         for p in &self.solver.points {
-            let mut impulses = [0.0; 8];
-            impulses[..3].copy_from_slice(p.impulse.as_slice());
-            self.joints.at_mut(p.user_index).impulses = impulses;
+            let point = BallImpulses {
+                point: p.impulse,
+                ..BallImpulses::default()
+            };
+            self.joints.at_mut(p.user_index).impulses = JointImpulses::Ball(point);
         }
         for l in &self.solver.lengths {
-            let mut impulses = [0.0; 8];
-            impulses[0] = l.impulse;
-            self.joints.at_mut(l.user_index).impulses = impulses;
+            let rest = DistanceImpulses {
+                rest: l.impulse,
+                ..DistanceImpulses::default()
+            };
+            self.joints.at_mut(l.user_index).impulses = JointImpulses::Distance(rest);
         }
     }
 
@@ -585,7 +485,7 @@ impl World {
     pub(super) fn break_joints(&mut self, step: &StepContext) {
         let h = step.h;
         self.limited.clear();
-        for j in &self.solver.joints {
+        for j in &mut self.solver.joints {
             let joint = self.joints.handle(j.user_index);
             if let Some((wanted, allowed)) = j.limited(h) {
                 let limit = SpringLimit::ForceCap { wanted, allowed };

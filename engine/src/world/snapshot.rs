@@ -29,7 +29,7 @@ use crate::world::hash::StateHasher;
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"sprungSN";
 /// The format this build writes and reads. Raise it whenever what is saved changes.
-pub const SNAPSHOT_VERSION: u32 = 16;
+pub const SNAPSHOT_VERSION: u32 = 17;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 8 + 4 + 8 + 8;
 
@@ -172,7 +172,7 @@ impl World {
         world.joints = saved.joints;
         let kinds = world.joints.iter().map(|(_, joint)| &joint.kind);
         world.ray_springs = kinds
-            .filter(|kind| matches!(kind, JointKind::RaySpring { .. }))
+            .filter(|kind| matches!(kind, JointKind::RaySpring(_)))
             .count();
         world.vehicles = saved.vehicles;
         world.world_anchor = saved.world_anchor;

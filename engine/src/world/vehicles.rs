@@ -265,6 +265,7 @@ impl World {
                         anchor_a: contact.point - ground.center_of_mass(),
                         anchor_b: mount - chassis_com,
                         separation: mount - contact.point,
+                        rotations: (ground.pose.rotation, pose.rotation),
                     };
                     (frame.body_a, frame)
                 }
@@ -275,6 +276,7 @@ impl World {
                         anchor_a: Vector::zeros(),
                         anchor_b: Vector::zeros(),
                         separation: Vector::zeros(),
+                        rotations: (Rotation::identity(), Rotation::identity()),
                     };
                     (STATIC, frame)
                 }

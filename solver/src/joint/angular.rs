@@ -5,7 +5,7 @@
 //! bodies' current orientation.
 
 use super::axis::{AxisPart, AxisSettings, Hold};
-use super::PassContext;
+use super::{Part, PassContext};
 use crate::body::Motion;
 use crate::row::Row;
 use crate::softness::Spring;
@@ -35,7 +35,7 @@ impl AngularLock {
         relative: Quaternion,
         start: (Quaternion, Quaternion),
         (spring, h): (Option<&Spring>, Real),
-        impulses: [Real; 3],
+        impulses: Vector,
     ) -> AngularLock {
         let axes = [0, 1, 2].map(|k| {
             let row = angular_row(&Vector::ith(k, 1.0), a, b);
@@ -53,23 +53,8 @@ impl AngularLock {
     }
 
     /// The accumulated impulses about x, y and z (N m s).
-    pub fn impulses(&self) -> [Real; 3] {
-        self.axes.map(|axis| axis.total())
-    }
-
-    /// Forgets the accumulated impulses (warm starting off).
-    pub fn reset(&mut self) {
-        self.axes.iter_mut().for_each(AxisPart::reset);
-    }
-
-    /// Whether its spring was too stiff at this substep to be exact.
-    pub fn too_stiff(&self) -> bool {
-        self.axes.iter().any(AxisPart::too_stiff)
-    }
-
-    /// Applies the accumulated impulses (warm starting).
-    pub fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
-        self.axes.iter().for_each(|axis| axis.warm_start(a, b));
+    pub fn impulses(&self) -> Vector {
+        Vector::from(self.axes.map(|axis| axis.total()))
     }
 
     /// One iteration.
@@ -80,5 +65,19 @@ impl AngularLock {
         for (k, axis) in self.axes.iter_mut().enumerate() {
             axis.solve(a, b, error[k], pass);
         }
+    }
+}
+
+impl Part for AngularLock {
+    fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+        self.axes.warm_start(a, b);
+    }
+
+    fn reset(&mut self) {
+        self.axes.reset();
+    }
+
+    fn too_stiff(&self) -> bool {
+        self.axes.too_stiff()
     }
 }

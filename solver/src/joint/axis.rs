@@ -10,7 +10,7 @@
 //! it gives the coordinate's value now. The part solves the motor, then the hold, then the
 //! limits, so that the limits have the last word.
 
-use super::PassContext;
+use super::{Part, PassContext};
 use crate::body::Motion;
 use crate::row::{Row, Wish};
 use crate::softness::{Softness, Spring, SpringSoftness};
@@ -45,6 +45,8 @@ pub struct AxisSettings {
     pub hold: Option<(Real, Hold)>,
     /// Keep the coordinate at least and at most these (either may be infinite).
     pub limits: Option<(Real, Real)>,
+    /// Soft limits: past a bound, pushed back by this spring instead of rigidly.
+    pub limit_spring: Option<SpringSoftness>,
     /// Drive the coordinate's rate to a speed (m/s or rad/s) with at most a force or torque
     /// (N or N m).
     pub motor: Option<(Real, Real)>,
@@ -107,26 +109,9 @@ impl AxisPart {
         self.impulses
     }
 
-    /// Forgets the accumulated impulses (warm starting off).
-    pub fn reset(&mut self) {
-        self.impulses = [0.0; 4];
-    }
-
     /// The sum of the accumulated impulses: what the part applies along its axis.
     pub fn total(&self) -> Real {
         self.impulses.iter().sum()
-    }
-
-    /// Whether the hold's spring was too stiff at this substep to be exact.
-    pub fn too_stiff(&self) -> bool {
-        matches!(self.settings.hold, Some((_, Hold::Spring(s))) if s.limited)
-    }
-
-    /// Applies the accumulated impulses (warm starting).
-    pub fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
-        for impulse in self.impulses {
-            self.row.apply(a, b, impulse);
-        }
     }
 
     /// One iteration with the coordinate at `value` now.
@@ -182,7 +167,10 @@ impl AxisPart {
         let (bias, softness) = if slack {
             (c / pass.h, Softness::RIGID)
         } else {
-            let softness = pass.rigid();
+            let softness = match &self.settings.limit_spring {
+                Some(spring) => spring.pass(pass.use_bias),
+                None => pass.rigid(),
+            };
             (softness.bias_rate * c, softness)
         };
         let bounds = if lower {
@@ -202,6 +190,24 @@ impl AxisPart {
     /// One iteration of the row whose accumulated impulse is `impulses[which]`.
     fn solve_row(&mut self, which: usize, a: &mut Motion, b: &mut Motion, wish: Wish) {
         self.row.solve((a, b), &mut self.impulses[which], &wish);
+    }
+}
+
+impl Part for AxisPart {
+    fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+        for impulse in self.impulses {
+            self.row.apply(a, b, impulse);
+        }
+    }
+
+    fn reset(&mut self) {
+        self.impulses = [0.0; 4];
+    }
+
+    /// The hold's spring, or the limits'.
+    fn too_stiff(&self) -> bool {
+        let limits = self.settings.limit_spring.is_some_and(|s| s.limited);
+        limits || matches!(self.settings.hold, Some((_, Hold::Spring(s))) if s.limited)
     }
 }
 

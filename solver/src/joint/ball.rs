@@ -11,10 +11,32 @@
 use nalgebra::Matrix3;
 
 use super::point::{mass_matrix, PointRow};
-use super::{JointFrame, JointSettings};
+use super::swing::{frame_along, swing_twist, Cone, ConeLimit, Frames};
+use super::{impulses, Joint, JointFrame, JointSettings, Part, PassContext};
 use crate::body::{BodyState, Motion};
 use crate::softness::{Softness, Spring, SpringCache, SpringSoftness};
+use crate::step::StepContext;
 use crate::{Real, Vector};
+
+/// How a ball joint is set.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BallSettings {
+    /// A spring on all three axes instead of a rigid point.
+    pub spring: Option<Spring>,
+    /// A cone B's axis stays within about A's.
+    pub cone: Option<ConeLimit>,
+}
+
+impulses! {
+    /// A ball joint's accumulated impulses.
+    pub struct BallImpulses {
+        /// The point's (world, N s).
+        pub point: Vector,
+        /// The cone's (N m s).
+        pub cone: Real,
+    }
+}
 
 /// A spring of physical stiffness along K's eigen-axes.
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +68,8 @@ pub struct BallJoint {
     /// What the biased pass asked for before the cap (N s): a capped spring's relax pass adds
     /// its damping to this wish, not to the capped impulse (see `solve`).
     wish: Vector,
+    /// The cone, with the frames its axes are the x axes of.
+    cone: Option<(Cone, Frames)>,
 }
 
 /// The eigen-axes of `k` (orthonormal) and the effective mass along each (0 where `k` has
@@ -119,6 +143,7 @@ impl BallJoint {
             max_impulse: Real::INFINITY,
             wanted_impulse: None,
             wish: Vector::zeros(),
+            cone: None,
         }
     }
 
@@ -159,18 +184,8 @@ impl BallJoint {
         self.point.impulse
     }
 
-    /// Forgets the accumulated impulse (warm starting off).
-    pub fn reset_impulse(&mut self) {
-        self.point.impulse = Vector::zeros();
-    }
-
-    /// Whether a spring fell back to implicit coefficients (too stiff to be exact).
-    pub fn too_stiff(&self) -> bool {
-        self.too_stiff
-    }
-
     /// Applies the accumulated impulse (warm starting).
-    pub fn warm_start(&self, a: &mut BodyState, b: &mut BodyState) {
+    fn warm_start_states(&self, a: &mut BodyState, b: &mut BodyState) {
         let ends = &self.point.ends;
         let (r_a, r_b) = ends.anchors(a, b);
         ends.apply(a, b, (&r_a, &r_b), &self.point.impulse);
@@ -178,7 +193,13 @@ impl BallJoint {
 
     /// One iteration, biased or relaxing; `elapsed` is the time since the step began at which
     /// the bodies' positions now stand (s), for a moving target.
-    pub fn solve(&mut self, a: &mut BodyState, b: &mut BodyState, use_bias: bool, elapsed: Real) {
+    fn solve_states(
+        &mut self,
+        a: &mut BodyState,
+        b: &mut BodyState,
+        use_bias: bool,
+        elapsed: Real,
+    ) {
         let (r_a, r_b) = self.point.ends.anchors(a, b);
         let r = (&r_a, &r_b);
         let separation = self.point.ends.separation(a, b, r) - self.target_velocity * elapsed;
@@ -224,21 +245,102 @@ impl BallJoint {
         self.point.ends.apply(a, b, r, &(wish - impulse));
     }
 
-    /// [`BallJoint::solve`] on a joint's loaded bodies (hinges and welds, which still work on
-    /// [`Motion`]s).
-    pub(super) fn solve_motions(&mut self, a: &mut Motion, b: &mut Motion, use_bias: bool) {
+    /// One iteration on a joint's loaded bodies, biased or relaxing; `elapsed` is the time
+    /// since the step began at which the bodies' positions now stand (s), for a moving target.
+    pub(super) fn solve_motions(
+        &mut self,
+        a: &mut Motion,
+        b: &mut Motion,
+        use_bias: bool,
+        elapsed: Real,
+    ) {
         let (mut sa, mut sb) = (state_of(a), state_of(b));
-        self.solve(&mut sa, &mut sb, use_bias, 0.0);
+        self.solve_states(&mut sa, &mut sb, use_bias, elapsed);
+        (a.v, a.w) = (sa.linear_velocity, sa.angular_velocity);
+        (b.v, b.w) = (sb.linear_velocity, sb.angular_velocity);
+    }
+}
+
+/// The point part of hinges and welds, and the ball joint's own rows.
+impl Part for BallJoint {
+    fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+        if let Some((cone, _)) = &self.cone {
+            cone.warm_start(a, b);
+        }
+        let (mut sa, mut sb) = (state_of(a), state_of(b));
+        self.warm_start_states(&mut sa, &mut sb);
         (a.v, a.w) = (sa.linear_velocity, sa.angular_velocity);
         (b.v, b.w) = (sb.linear_velocity, sb.angular_velocity);
     }
 
-    /// [`BallJoint::warm_start`] on loaded bodies.
-    pub(super) fn warm_start_motions(&self, a: &mut Motion, b: &mut Motion) {
-        let (mut sa, mut sb) = (state_of(a), state_of(b));
-        self.warm_start(&mut sa, &mut sb);
-        (a.v, a.w) = (sa.linear_velocity, sa.angular_velocity);
-        (b.v, b.w) = (sb.linear_velocity, sb.angular_velocity);
+    fn reset(&mut self) {
+        self.point.impulse = Vector::zeros();
+        if let Some((cone, _)) = &mut self.cone {
+            cone.reset();
+        }
+    }
+
+    fn too_stiff(&self) -> bool {
+        self.too_stiff
+    }
+}
+
+impl Joint for BallJoint {
+    type Settings = BallSettings;
+    type Impulses = BallImpulses;
+
+    fn prepare(
+        frame: &JointFrame,
+        (a, b): (&Motion, &Motion),
+        settings: &BallSettings,
+        step: &StepContext,
+        carried: &BallImpulses,
+    ) -> Self {
+        let mut ball = BallJoint::new(
+            frame,
+            a,
+            b,
+            settings.spring,
+            &step.joint,
+            step.h,
+            carried.point,
+        );
+        if let Some(limit) = &settings.cone {
+            let (qa, qb) = frame.rotations;
+            let frames = Frames {
+                a: qa * frame_along(&limit.axis_a),
+                b: qb * frame_along(&limit.axis_b),
+            };
+            let half = (limit.half_angle, limit.half_angle);
+            let cone = Cone::new(&frames, (a, b), half, (None, step.h), carried.cone);
+            ball.cone = Some((cone, frames));
+        }
+        ball
+    }
+
+    fn parts(&mut self) -> impl Part + '_ {
+        self
+    }
+
+    /// The cone, then the point.
+    fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        if let Some((cone, frames)) = &mut self.cone {
+            let (f_a, f_b) = frames.now(a, b);
+            let (swing, axis, _) = swing_twist(&f_a, &f_b);
+            cone.solve((a, b), (swing, axis), pass);
+        }
+        self.solve_motions(a, b, pass.use_bias, pass.elapsed);
+    }
+
+    fn impulses(&self) -> BallImpulses {
+        BallImpulses {
+            point: self.point.impulse,
+            cone: self.cone.as_ref().map_or(0.0, |(cone, _)| cone.impulse()),
+        }
+    }
+
+    fn load(&self) -> Real {
+        self.point.impulse.norm()
     }
 }
 

@@ -237,6 +237,7 @@ mod tests {
             anchor_a: Vector::zeros(),
             anchor_b: Vector::zeros(),
             separation: Vector::x(),
+            rotations: (crate::Quaternion::identity(), crate::Quaternion::identity()),
         };
         let soft = [Softness::RIGID; 2];
         // The hub (0) joined to 1..=40 by points; a chain 41..60 by lengths, one to static.

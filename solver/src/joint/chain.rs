@@ -324,6 +324,7 @@ mod tests {
                     anchor_a: Vector::new(0.1, -0.2, 0.05 * i as Real),
                     anchor_b: Vector::new(-0.05, 0.3, 0.1),
                     separation: Vector::zeros(),
+                    rotations: (crate::Quaternion::identity(), crate::Quaternion::identity()),
                 };
                 let (ma, mb) = (Motion::load(&bodies, a), Motion::load(&bodies, i));
                 PointRow::new(&frame, &ma, &mb, soft, Vector::zeros())

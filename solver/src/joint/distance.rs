@@ -8,10 +8,23 @@
 //! ([`LengthRow`]), solved in lanes.
 
 use super::axis::{AxisPart, AxisSettings, Hold};
-use super::{JointFrame, JointSettings, LengthRow, PassContext};
+use super::{impulses, Joint, JointFrame, JointSettings, LengthRow, Part, PassContext};
 use crate::body::Motion;
 use crate::softness::{Softness, Spring, SpringCache};
+use crate::step::StepContext;
 use crate::{Real, Vector};
+
+impulses! {
+    /// A distance joint's accumulated impulses (N s).
+    pub struct DistanceImpulses {
+        /// Holding the rest length.
+        pub rest: Real,
+        /// The lower limit's.
+        pub lower: Real,
+        /// The upper limit's.
+        pub upper: Real,
+    }
+}
 
 /// A distance joint prepared for a step: one axis part along the anchors' axis.
 #[derive(Clone, Debug)]
@@ -38,15 +51,16 @@ pub struct DistanceSettings {
     pub holds_rest_length: bool,
 }
 
-impl DistanceJoint {
-    /// The joint for `frame` at substep `h`, from last step's `impulses` (rest length, lower
-    /// and upper limits).
-    pub fn new(
+impl Joint for DistanceJoint {
+    type Settings = DistanceSettings;
+    type Impulses = DistanceImpulses;
+
+    fn prepare(
         frame: &JointFrame,
         (a, b): (&Motion, &Motion),
         settings: &DistanceSettings,
-        h: Real,
-        impulses: [Real; 3],
+        step: &StepContext,
+        carried: &DistanceImpulses,
     ) -> Self {
         let axis = frame
             .separation
@@ -56,7 +70,7 @@ impl DistanceJoint {
         let hold = settings.holds_rest_length.then(|| {
             (
                 settings.rest_length,
-                Hold::of(settings.spring.as_ref(), &row, h),
+                Hold::of(settings.spring.as_ref(), &row, step.h),
             )
         });
         let lower = if settings.min_length > 0.0 {
@@ -69,26 +83,40 @@ impl DistanceJoint {
         let axis_settings = AxisSettings {
             hold,
             limits,
-            motor: None,
+            ..AxisSettings::default()
         };
-        let [rest, lower, upper] = impulses;
+        let c = carried;
         DistanceJoint {
-            part: AxisPart::new(row, axis_settings, [rest, lower, upper, 0.0]),
+            part: AxisPart::new(row, axis_settings, [c.rest, c.lower, c.upper, 0.0]),
             axis,
         }
     }
 
-    /// Whether the spring fell back to implicit coefficients (too stiff to be exact).
-    pub fn too_stiff(&self) -> bool {
-        self.part.too_stiff()
+    fn parts(&mut self) -> impl Part + '_ {
+        &mut self.part
     }
 
-    /// The impulses to carry over: rest length, lower and upper limits.
-    pub fn impulses(&self) -> [Real; 3] {
+    fn solve(&mut self, frame: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        let separation = frame.current_separation(a, b);
+        let (r_a, r_b) = frame.current_anchors(a, b);
+        // The Jacobian follows the current axis (see the module doc of `joint`).
+        self.axis = separation.try_normalize(1.0e-6).unwrap_or(self.axis);
+        let row = JointFrame::row(&self.axis, &r_a, &r_b, a, b);
+        self.part.aim(row);
+        self.part.solve(a, b, separation.norm(), pass);
+    }
+
+    fn impulses(&self) -> DistanceImpulses {
         let [rest, lower, upper, _] = self.part.impulses();
-        [rest, lower, upper]
+        DistanceImpulses { rest, lower, upper }
     }
 
+    fn load(&self) -> Real {
+        self.part.total().abs()
+    }
+}
+
+impl DistanceJoint {
     /// The length part alone, for the joint of `user_index` set as `settings`, if that is all
     /// it is (it holds its rest length, rigid with `rigid`'s stabilisation or a spring, and has
     /// no limits): what the solver's fast path takes ([`crate::pgs::Solver::lengths`]), built
@@ -125,20 +153,5 @@ impl DistanceJoint {
         row.user_index = user_index;
         row.too_stiff = too_stiff;
         Some(row)
-    }
-
-    /// One iteration with the anchors `r_a`, `r_b` and their offset `separation` now.
-    pub(super) fn solve(
-        &mut self,
-        (a, b): (&mut Motion, &mut Motion),
-        separation: &Vector,
-        (r_a, r_b): &(Vector, Vector),
-        pass: &PassContext,
-    ) {
-        // The Jacobian follows the current axis (see the module doc of `joint`).
-        self.axis = separation.try_normalize(1.0e-6).unwrap_or(self.axis);
-        let row = JointFrame::row(&self.axis, r_a, r_b, a, b);
-        self.part.aim(row);
-        self.part.solve(a, b, separation.norm(), pass);
     }
 }

@@ -1,11 +1,31 @@
 //! The fixed joint (weld): the point part and the angular lock. B's anchor stays on A's and
 //! B's orientation relative to A's stays as it was set.
 
-use super::{AngularLock, BallJoint, JointFrame, PassContext};
+use super::{impulses, AngularLock, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::softness::Spring;
 use crate::step::StepContext;
 use crate::{Quaternion, Real, Vector};
+
+/// How a weld is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FixedSettings {
+    /// B's orientation relative to A's to hold, `q_a^-1 q_b`.
+    pub relative: Quaternion,
+    /// A soft weld: a spring on position and orientation instead of rigid rows.
+    pub spring: Option<Spring>,
+}
+
+impulses! {
+    /// A weld's accumulated impulses.
+    pub struct FixedImpulses {
+        /// The point's (world, N s).
+        pub point: Vector,
+        /// The orientation's, about the world axes (N m s).
+        pub angular: Vector,
+    }
+}
 
 /// A weld prepared for a step.
 #[derive(Clone, Debug)]
@@ -16,52 +36,43 @@ pub struct FixedJoint {
     lock: AngularLock,
 }
 
-impl FixedJoint {
-    /// The weld holding B at `relative` to A (`start`: the bodies' orientations now), rigid or
-    /// `spring`, in the step of `step`, carrying last step's `impulses` (point as a world
-    /// vector, then about x, y and z).
-    pub fn new(
+impl Joint for FixedJoint {
+    type Settings = FixedSettings;
+    type Impulses = FixedImpulses;
+
+    fn prepare(
         frame: &JointFrame,
         (a, b): (&Motion, &Motion),
-        (relative, start): (Quaternion, (Quaternion, Quaternion)),
-        spring: Option<Spring>,
+        settings: &FixedSettings,
         step: &StepContext,
-        impulses: &[Real; 8],
+        carried: &FixedImpulses,
     ) -> Self {
-        let point = Vector::new(impulses[0], impulses[1], impulses[2]);
-        let point = BallJoint::new(frame, a, b, spring, &step.joint, step.h, point);
-        let angular = [impulses[3], impulses[4], impulses[5]];
-        let lock = AngularLock::new((a, b), relative, start, (spring.as_ref(), step.h), angular);
+        let spring = settings.spring;
+        let point = BallJoint::new(frame, a, b, spring, &step.joint, step.h, carried.point);
+        let (relative, start) = (settings.relative, frame.rotations);
+        let soft = (spring.as_ref(), step.h);
+        let lock = AngularLock::new((a, b), relative, start, soft, carried.angular);
         FixedJoint { point, lock }
     }
 
-    /// The impulses to carry over: point (world vector), then about x, y and z.
-    pub fn impulses(&self) -> [Real; 8] {
-        let p = self.point.impulse();
-        let [x, y, z] = self.lock.impulses();
-        [p.x, p.y, p.z, x, y, z, 0.0, 0.0]
+    fn parts(&mut self) -> impl Part + '_ {
+        (&mut self.point, &mut self.lock)
     }
 
-    /// Whether a spring was too stiff at this substep to be exact.
-    pub fn too_stiff(&self) -> bool {
-        self.point.too_stiff() || self.lock.too_stiff()
-    }
-
-    /// Forgets the accumulated impulses (warm starting off).
-    pub fn reset_impulses(&mut self) {
-        self.point.reset_impulse();
-        self.lock.reset();
-    }
-
-    /// Applies the accumulated impulses (warm starting).
-    pub(super) fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
-        self.point.warm_start_motions(a, b);
-        self.lock.warm_start(a, b);
-    }
-
-    /// One iteration: the orientation, then the point.
-    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+    /// The orientation, then the point.
+    fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
         self.lock.solve(a, b, pass);
-        self.point.solve_motions(a, b, pass.use_bias);
+        self.point.solve_motions(a, b, pass.use_bias, 0.0);
+    }
+
+    fn impulses(&self) -> FixedImpulses {
+        FixedImpulses {
+            point: self.point.impulse(),
+            angular: self.lock.impulses(),
+        }
+    }
+
+    fn load(&self) -> Real {
+        self.point.impulse().norm()
     }
 }

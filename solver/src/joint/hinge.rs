@@ -11,30 +11,54 @@
 
 use super::angular::angular_row;
 use super::axis::{AxisPart, AxisSettings, Hold};
-use super::{BallJoint, JointFrame, PassContext};
+use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::softness::Spring;
 use crate::step::StepContext;
 use crate::{Real, Vector};
 
-/// How a hinge is set, in world space at the start of the step.
+/// How a hinge is set, in its bodies' frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HingeSettings {
-    /// The hinge axis on A (world, unit).
+    /// The hinge axis in A's frame (unit).
     pub axis_a: Vector,
-    /// The hinge axis on B (world, unit); parallel to `axis_a` when the joint is satisfied.
+    /// The hinge axis in B's frame (unit); on `axis_a` when the joint is satisfied.
     pub axis_b: Vector,
-    /// A direction across the axis on A (world, unit): angle zero is where B's matches it.
-    pub reference_a: Vector,
-    /// The same direction, carried by B.
-    pub reference_b: Vector,
+    /// Directions across the axis, in A's and B's frames, that coincide at angle zero.
+    pub references: (Vector, Vector),
     /// Lower and upper angle (rad), if limited.
     pub limits: Option<(Real, Real)>,
     /// Motor: target speed (rad/s) and maximum torque (N m).
     pub motor: Option<(Real, Real)>,
     /// A soft hinge: this spring instead of rigid point and alignment rows.
     pub spring: Option<Spring>,
+}
+
+impulses! {
+    /// A hinge's accumulated impulses.
+    pub struct HingeImpulses {
+        /// The point's (world, N s).
+        pub point: Vector,
+        /// Keeping the axes parallel, about the two directions across A's axis (N m s).
+        pub align: [Real; 2],
+        /// The lower angle limit's.
+        pub lower: Real,
+        /// The upper angle limit's.
+        pub upper: Real,
+        /// The motor's.
+        pub motor: Real,
+    }
+}
+
+/// The hinge's axes and references in the world at the start of the step.
+#[derive(Clone, Copy, Debug)]
+struct Axes {
+    axis_a: Vector,
+    axis_b: Vector,
+    reference_a: Vector,
+    reference_b: Vector,
 }
 
 /// A hinge prepared for a step.
@@ -46,7 +70,7 @@ pub struct HingeJoint {
     align: [AxisPart; 2],
     /// The hinge angle: its limits and motor.
     angle: AxisPart,
-    pub(super) settings: HingeSettings,
+    axes: Axes,
 }
 
 /// The hinge angle of `reference_b` from `reference_a` about `axis` (rad, in (-pi, pi]).
@@ -55,21 +79,27 @@ pub fn hinge_angle(axis: &Vector, reference_a: &Vector, reference_b: &Vector) ->
         .atan2(reference_a.dot(reference_b))
 }
 
-impl HingeJoint {
-    /// The hinge for `frame` and `settings` in the step of `step`, carrying last step's
-    /// `impulses` (point as a world vector, then the two alignment directions, the lower and
-    /// upper limits and the motor).
-    pub fn new(
+impl Joint for HingeJoint {
+    type Settings = HingeSettings;
+    type Impulses = HingeImpulses;
+
+    fn prepare(
         frame: &JointFrame,
         (a, b): (&Motion, &Motion),
-        settings: HingeSettings,
+        settings: &HingeSettings,
         step: &StepContext,
-        impulses: &[Real; 8],
+        carried: &HingeImpulses,
     ) -> Self {
+        let (qa, qb) = frame.rotations;
+        let axes = Axes {
+            axis_a: qa * settings.axis_a,
+            axis_b: qb * settings.axis_b,
+            reference_a: qa * settings.references.0,
+            reference_b: qb * settings.references.1,
+        };
         let spring = settings.spring;
-        let point = Vector::new(impulses[0], impulses[1], impulses[2]);
-        let point = BallJoint::new(frame, a, b, spring, &step.joint, step.h, point);
-        let across = tangents(&settings.axis_a);
+        let point = BallJoint::new(frame, a, b, spring, &step.joint, step.h, carried.point);
+        let across = tangents(&axes.axis_a);
         let align = [0, 1].map(|k| {
             let row = angular_row(&across[k], a, b);
             let hold = Some((0.0, Hold::of(spring.as_ref(), &row, step.h)));
@@ -77,57 +107,34 @@ impl HingeJoint {
                 hold,
                 ..AxisSettings::default()
             };
-            AxisPart::new(row, settings, [impulses[3 + k], 0.0, 0.0, 0.0])
+            AxisPart::new(row, settings, [carried.align[k], 0.0, 0.0, 0.0])
         });
         let angle = AxisPart::new(
-            angular_row(&settings.axis_a, a, b),
+            angular_row(&axes.axis_a, a, b),
             AxisSettings {
                 hold: None,
                 limits: settings.limits,
                 motor: settings.motor,
+                limit_spring: None,
             },
-            [0.0, impulses[5], impulses[6], impulses[7]],
+            [0.0, carried.lower, carried.upper, carried.motor],
         );
         HingeJoint {
             point,
             align,
             angle,
-            settings,
+            axes,
         }
     }
 
-    /// The impulses to carry over: point (world vector), then the alignment directions, the
-    /// lower and upper limits and the motor.
-    pub fn impulses(&self) -> [Real; 8] {
-        let p = self.point.impulse();
-        let [_, lower, upper, motor] = self.angle.impulses();
-        let [t1, t2] = self.align.map(|part| part.total());
-        [p.x, p.y, p.z, t1, t2, lower, upper, motor]
+    fn parts(&mut self) -> impl Part + '_ {
+        (&mut self.point, &mut self.align, &mut self.angle)
     }
 
-    /// Whether a spring was too stiff at this substep to be exact.
-    pub fn too_stiff(&self) -> bool {
-        self.point.too_stiff() || self.align.iter().any(AxisPart::too_stiff)
-    }
-
-    /// Forgets the accumulated impulses (warm starting off).
-    pub fn reset_impulses(&mut self) {
-        self.point.reset_impulse();
-        self.align.iter_mut().for_each(AxisPart::reset);
-        self.angle.reset();
-    }
-
-    /// Applies the accumulated impulses (warm starting).
-    pub(super) fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
-        self.point.warm_start_motions(a, b);
-        self.align.iter().for_each(|part| part.warm_start(a, b));
-        self.angle.warm_start(a, b);
-    }
-
-    /// One iteration: the angle's motor and limits first, so that alignment and the point
-    /// have the last word.
-    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
-        let s = &self.settings;
+    /// The angle's motor and limits first, so that alignment and the point have the last
+    /// word.
+    fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        let s = &self.axes;
         let axis_a = a.delta_rotation * s.axis_a;
         let axis_b = b.delta_rotation * s.axis_b;
         let angle = hinge_angle(
@@ -142,6 +149,21 @@ impl HingeJoint {
             part.aim(angular_row(&dir, a, b));
             part.solve(a, b, error.dot(&dir), pass);
         }
-        self.point.solve_motions(a, b, pass.use_bias);
+        self.point.solve_motions(a, b, pass.use_bias, 0.0);
+    }
+
+    fn impulses(&self) -> HingeImpulses {
+        let [_, lower, upper, motor] = self.angle.impulses();
+        HingeImpulses {
+            point: self.point.impulse(),
+            align: self.align.map(|part| part.total()),
+            lower,
+            upper,
+            motor,
+        }
+    }
+
+    fn load(&self) -> Real {
+        self.point.impulse().norm()
     }
 }

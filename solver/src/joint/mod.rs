@@ -2,18 +2,25 @@
 //!
 //! The parts: the point part ([`PointRow`]: the anchors together, a 3 x 3 block), the length
 //! part ([`LengthRow`]: the anchors' distance), the axis part ([`AxisPart`]: hold, limits and
-//! motor along one direction, linear or angular) and the angular lock ([`AngularLock`]: three
-//! axis parts). A ball joint is a point part; a distance joint an axis part (or, without
-//! limits, a length part); a hinge a point part, two axis parts keeping the axes parallel and
-//! one for the angle; a weld a point part and an angular lock; a slider an angular lock, two
-//! axis parts across its axis and one along it; the upright spring two axis parts; the motor
-//! one.
+//! motor along one direction, linear or angular), the angular lock ([`AngularLock`]: three
+//! axis parts) and the cone ([`Cone`]: the swing within an elliptical cone). A ball joint is a
+//! point part (and a cone, if limited); a distance joint an axis part (or, without limits, a
+//! length part); a hinge a point part, two axis parts keeping the axes parallel and one for
+//! the angle; a weld a point part and an angular lock; a slider an angular lock, two axis parts
+//! across its axis and one along it; a swing-twist joint a point part, a cone, an axis part for
+//! the twist and three for friction; the upright spring two axis parts; the motor one.
+//!
+//! Each kind is one file: its settings (in the bodies' frames, what the world keeps), its
+//! named impulses, and its rows implementing [`Joint`] (one `prepare` for every kind, its parts
+//! named once for the calls every part answers, [`Part`]); and one line of `joint_kinds!`,
+//! which makes the enums a joint crosses the solver as ([`JointKind`], [`JointImpulses`],
+//! [`JointRows`]).
 //!
 //! In: the two bodies, the anchors (from each centre of mass, world orientation, at the start of
-//! the step), the joint's settings and last step's impulses; the step's context
-//! ([`crate::step::StepContext`]) when a joint is made, and each pass's ([`PassContext`]). Each
-//! substep: warm start, then solve (biased, then relax); the engine stores the impulses for the
-//! next step.
+//! the step) and the bodies' orientations ([`JointFrame`]), the joint's settings and last
+//! step's impulses; the step's context ([`crate::step::StepContext`]) when a joint is made,
+//! and each pass's ([`PassContext`]). Each substep: warm start, then solve (biased, then
+//! relax); the engine stores the impulses for the next step.
 //!
 //! The position error is measured like a contact's separation: the anchors' offset at the start
 //! of the step plus the bodies' motion since (their displacement and small rotation). Unlike a
@@ -39,31 +46,40 @@ mod length;
 mod point;
 mod point_bundle;
 mod slider;
+mod swing;
+mod swing_twist;
 mod world;
 
 pub use angular::AngularLock;
 pub use axis::{AxisPart, AxisSettings, Hold};
-pub use ball::BallJoint;
+pub use ball::{BallImpulses, BallJoint, BallSettings};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use bundles::pass_avx2 as joint_pass_avx2;
 pub(crate) use bundles::{pass as joint_pass, JointBundles, JointPass, Lists as JointListsOf};
 pub(crate) use chain::Chains;
-pub use distance::{DistanceJoint, DistanceSettings};
+pub use distance::{DistanceImpulses, DistanceJoint, DistanceSettings};
 pub use ends::Ends;
-pub use fixed::FixedJoint;
-pub use hinge::{hinge_angle, HingeJoint, HingeSettings};
+pub use fixed::{FixedImpulses, FixedJoint, FixedSettings};
+pub use hinge::{hinge_angle, HingeImpulses, HingeJoint, HingeSettings};
 pub(crate) use length::LengthBundle;
 pub use length::LengthRow;
 pub(crate) use point::prepare_masses;
 pub use point::PointRow;
 pub(crate) use point_bundle::PointBundle;
-pub use slider::{SliderJoint, SliderSettings};
-pub use world::{MotorJoint, MotorSettings, RaySpringJoint, RaySpringSettings, UprightJoint};
+pub use slider::{SliderImpulses, SliderJoint, SliderSettings};
+pub use swing::{cone_angle, frame_along, swing_twist, Cone, ConeLimit, Frames};
+pub use swing_twist::{SwingTwistImpulses, SwingTwistJoint, SwingTwistSettings};
+pub use world::{
+    AttachmentJoint, AttachmentSettings, MotorImpulses, MotorJoint, MotorSettings,
+    RaySpringImpulses, RaySpringJoint, RaySpringSettings, UprightImpulses, UprightJoint,
+    UprightSettings,
+};
 
 use crate::body::{Bodies, Motion};
 use crate::row::Row;
 use crate::softness::Softness;
-use crate::{Real, Vector};
+use crate::step::StepContext;
+use crate::{Quaternion, Real, Vector};
 
 /// Where a joint attaches to its two bodies, at the start of the step.
 #[derive(Clone, Copy, Debug)]
@@ -78,6 +94,9 @@ pub struct JointFrame {
     pub anchor_b: Vector,
     /// B's anchor minus A's anchor, in world space, at the start of the step.
     pub separation: Vector,
+    /// A's and B's orientations at the start of the step: what turns the settings, given in
+    /// the bodies' frames, into the world.
+    pub rotations: (Quaternion, Quaternion),
 }
 
 impl JointFrame {
@@ -161,25 +180,310 @@ impl PassContext {
     }
 }
 
-/// One of the joint kinds.
-#[derive(Clone, Debug)]
-pub enum JointKind {
+/// What every part of a joint answers (the point part, the axis part, the angular lock), and
+/// so every list of parts: a joint made of parts warm starts, forgets and reports a spring too
+/// stiff by naming its parts once ([`Joint::parts`]). Solving is not here: each part measures
+/// its coordinate from what its joint tells it.
+pub trait Part {
+    /// Applies the accumulated impulses (warm starting).
+    fn warm_start(&self, a: &mut Motion, b: &mut Motion);
+    /// Forgets the accumulated impulses (warm starting off).
+    fn reset(&mut self);
+    /// Whether a spring fell back to implicit coefficients at this substep (too stiff to be
+    /// exact: [`crate::softness::SpringSoftness`]).
+    fn too_stiff(&self) -> bool;
+}
+
+impl<P: Part + ?Sized> Part for &mut P {
+    fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+        (**self).warm_start(a, b)
+    }
+    fn reset(&mut self) {
+        (**self).reset()
+    }
+    fn too_stiff(&self) -> bool {
+        (**self).too_stiff()
+    }
+}
+
+/// A part a joint may not have this step.
+impl<P: Part> Part for Option<P> {
+    fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+        if let Some(part) = self {
+            part.warm_start(a, b);
+        }
+    }
+    fn reset(&mut self) {
+        if let Some(part) = self {
+            part.reset();
+        }
+    }
+    fn too_stiff(&self) -> bool {
+        self.as_ref().is_some_and(Part::too_stiff)
+    }
+}
+
+impl<P: Part, const N: usize> Part for [P; N] {
+    fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+        self.iter().for_each(|part| part.warm_start(a, b));
+    }
+    fn reset(&mut self) {
+        self.iter_mut().for_each(Part::reset);
+    }
+    fn too_stiff(&self) -> bool {
+        self.iter().any(Part::too_stiff)
+    }
+}
+
+/// Tuples of parts, warm started in order.
+macro_rules! part_tuple {
+    ($($name:ident $index:tt),+) => {
+        impl<$($name: Part),+> Part for ($($name,)+) {
+            fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
+                $(self.$index.warm_start(a, b);)+
+            }
+            fn reset(&mut self) {
+                $(self.$index.reset();)+
+            }
+            fn too_stiff(&self) -> bool {
+                false $(|| self.$index.too_stiff())+
+            }
+        }
+    };
+}
+part_tuple!(P0 0, P1 1);
+part_tuple!(P0 0, P1 1, P2 2);
+
+/// A joint kind: what it is set by, what it carries from step to step, and its rows for one
+/// step. Each kind is one file implementing this and one line of `joint_kinds!`; the world
+/// keeps the settings and the impulses, and hands them back each step.
+pub trait Joint: Sized {
+    /// How the joint is set, in its bodies' frames (the world keeps this; changed at run time).
+    type Settings;
+    /// Its accumulated impulses, named, carried to the next step's warm start.
+    type Impulses: Copy + Default;
+
+    /// The rows for the step of `step`, between the ends of `frame` (`ends`: the bodies as
+    /// they start the step), carrying last step's impulses (anything not finite is dropped).
+    fn prepare(
+        frame: &JointFrame,
+        ends: (&Motion, &Motion),
+        settings: &Self::Settings,
+        step: &StepContext,
+        carried: &Self::Impulses,
+    ) -> Self;
+
+    /// Its parts, named once for the calls every part answers.
+    fn parts(&mut self) -> impl Part + '_;
+
+    /// One iteration in the pass `pass`, the bodies having moved since the step began.
+    fn solve(&mut self, frame: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext);
+
+    /// The accumulated impulses, to carry to the next step.
+    fn impulses(&self) -> Self::Impulses;
+
+    /// The impulse it holds with (N s, or N m s; over the last substep): what a breaking force
+    /// is compared with.
+    fn load(&self) -> Real;
+
+    /// If a cap held the joint back this step (an attachment's), the impulse it asked for and
+    /// the one it was allowed (N s).
+    fn limited(&self) -> Option<(Real, Real)> {
+        None
+    }
+}
+
+/// Whether every impulse is finite (what a snapshot's joints are checked for).
+pub trait Finite {
+    /// Every value finite.
+    fn is_finite(&self) -> bool;
+}
+
+impl Finite for Real {
+    fn is_finite(&self) -> bool {
+        Real::is_finite(*self)
+    }
+}
+
+impl Finite for Vector {
+    fn is_finite(&self) -> bool {
+        self.iter().all(|x| x.is_finite())
+    }
+}
+
+impl<T: Finite, const N: usize> Finite for [T; N] {
+    fn is_finite(&self) -> bool {
+        self.iter().all(Finite::is_finite)
+    }
+}
+
+/// Named impulses: a struct whose every field is finite or not ([`Finite`]).
+macro_rules! impulses {
+    ($(#[$meta:meta])* pub struct $name:ident { $($(#[$field_meta:meta])* pub $field:ident: $ty:ty,)+ }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub struct $name { $($(#[$field_meta])* pub $field: $ty,)+ }
+
+        impl $crate::joint::Finite for $name {
+            fn is_finite(&self) -> bool {
+                true $(&& $crate::joint::Finite::is_finite(&self.$field))+
+            }
+        }
+    };
+}
+pub(crate) use impulses;
+
+/// The joint kinds, each a variant of the three enums a joint crosses as: its settings
+/// ([`JointKind`], what the world keeps), its impulses ([`JointImpulses`]) and its rows for a
+/// step ([`JointRows`]), with the calls that pass from one to the other.
+macro_rules! joint_kinds {
+    ($($(#[$doc:meta])* $kind:ident($rows:ty),)+) => {
+        /// What a joint holds, by kind: the settings of each, in its bodies' frames.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub enum JointKind {
+            $($(#[$doc])* $kind(<$rows as Joint>::Settings),)+
+        }
+
+        /// A joint's accumulated impulses, by kind (named in each kind's own type).
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub enum JointImpulses {
+            $($(#[$doc])* $kind(<$rows as Joint>::Impulses),)+
+        }
+
+        /// A joint's rows prepared for a step, by kind. Unboxed, however the kinds' sizes
+        /// differ: the solver's list keeps its records from step to step, and a box would be
+        /// an allocation per joint and step.
+        #[derive(Clone, Debug)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum JointRows {
+            $($(#[$doc])* $kind($rows),)+
+        }
+
+        impl JointKind {
+            /// No impulses yet, for a joint of this kind.
+            pub fn fresh_impulses(&self) -> JointImpulses {
+                match self {
+                    $(JointKind::$kind(_) => JointImpulses::$kind(Default::default()),)+
+                }
+            }
+
+            /// The rows of this joint for the step ([`Joint::prepare`]), carrying `carried` if
+            /// they are this kind's.
+            pub fn prepare(
+                &self,
+                frame: &JointFrame,
+                ends: (&Motion, &Motion),
+                step: &StepContext,
+                carried: &JointImpulses,
+            ) -> JointRows {
+                match (self, carried) {
+                    $((JointKind::$kind(settings), JointImpulses::$kind(carried)) => {
+                        JointRows::$kind(<$rows>::prepare(frame, ends, settings, step, carried))
+                    })+
+                    (kind, _) => kind.prepare(frame, ends, step, &kind.fresh_impulses()),
+                }
+            }
+        }
+
+        impl JointImpulses {
+            /// Whether these are a joint of `kind`'s.
+            pub fn is_of(&self, kind: &JointKind) -> bool {
+                matches!((self, kind), $((JointImpulses::$kind(_), JointKind::$kind(_)))|+)
+            }
+        }
+
+        impl Finite for JointImpulses {
+            fn is_finite(&self) -> bool {
+                match self {
+                    $(JointImpulses::$kind(impulses) => impulses.is_finite(),)+
+                }
+            }
+        }
+
+        impl JointRows {
+            /// Applies the accumulated impulses (warm starting).
+            fn warm_start(&mut self, a: &mut Motion, b: &mut Motion) {
+                match self {
+                    $(JointRows::$kind(j) => j.parts().warm_start(a, b),)+
+                }
+            }
+
+            /// One iteration ([`Joint::solve`]).
+            fn solve(
+                &mut self,
+                frame: &JointFrame,
+                a: &mut Motion,
+                b: &mut Motion,
+                pass: &PassContext,
+            ) {
+                match self {
+                    $(JointRows::$kind(j) => j.solve(frame, a, b, pass),)+
+                }
+            }
+
+            /// Forgets the accumulated impulses.
+            fn reset(&mut self) {
+                match self {
+                    $(JointRows::$kind(j) => j.parts().reset(),)+
+                }
+            }
+
+            /// Whether a spring was too stiff at the substep to be exact.
+            fn too_stiff(&mut self) -> bool {
+                match self {
+                    $(JointRows::$kind(j) => j.parts().too_stiff(),)+
+                }
+            }
+
+            /// The impulses to carry over.
+            fn impulses(&self) -> JointImpulses {
+                match self {
+                    $(JointRows::$kind(j) => JointImpulses::$kind(j.impulses()),)+
+                }
+            }
+
+            /// [`Joint::load`].
+            fn load(&self) -> Real {
+                match self {
+                    $(JointRows::$kind(j) => j.load(),)+
+                }
+            }
+
+            /// [`Joint::limited`].
+            fn limited(&self) -> Option<(Real, Real)> {
+                match self {
+                    $(JointRows::$kind(j) => j.limited(),)+
+                }
+            }
+        }
+    };
+}
+
+joint_kinds! {
     /// Spherical: the anchors coincide (rigid or a 3-axis spring).
     Ball(BallJoint),
     /// The anchors' distance: fixed, a spring, and/or limits (a rope is a maximum only).
     Distance(DistanceJoint),
+    /// The mouse drag: a spring pulling B's anchor to a world target that may move, with a
+    /// force cap.
+    Attachment(AttachmentJoint),
     /// A body axis held on a world axis by an angular spring.
     Upright(UprightJoint),
-    /// A velocity motor with a force cap.
-    Motor(MotorJoint),
-    /// A spring along a ray's axis to the ground it hit.
-    RaySpring(RaySpringJoint),
     /// A hinge with optional limits and motor.
     Hinge(HingeJoint),
-    /// A weld.
-    Fixed(FixedJoint),
     /// A slider with optional limits and motor.
     Slider(SliderJoint),
+    /// A weld.
+    Fixed(FixedJoint),
+    /// A spring along a ray's axis to the ground it hit.
+    RaySpring(RaySpringJoint),
+    /// A velocity motor with a force cap.
+    Motor(MotorJoint),
+    /// A ball joint with a cone (elliptical) on its swing and limits on its twist.
+    SwingTwist(SwingTwistJoint),
 }
 
 /// A joint in the step's solve.
@@ -188,136 +492,55 @@ pub struct JointConstraint {
     /// Bodies and anchors.
     pub frame: JointFrame,
     /// The rows.
-    pub kind: JointKind,
+    pub rows: JointRows,
     /// The caller's index for this joint (to store impulses back).
     pub user_index: u32,
 }
 
 impl JointConstraint {
     /// Applies the accumulated impulses.
-    pub fn warm_start(&self, bodies: &mut Bodies) {
-        if let JointKind::Ball(j) = &self.kind {
-            // The point part reads only the hot state (its masses are its own).
-            let (ia, ib) = (self.frame.body_a, self.frame.body_b);
-            let (mut a, mut b) = (*bodies.state(ia), *bodies.state(ib));
-            j.warm_start(&mut a, &mut b);
-            bodies.store_pair((ia, &a), (ib, &b));
-            return;
-        }
-        let mut a = Motion::load(bodies, self.frame.body_a);
-        let mut b = Motion::load(bodies, self.frame.body_b);
-        let (a_, b_) = (&mut a, &mut b);
-        match &self.kind {
-            JointKind::Ball(_) => {}
-            JointKind::Distance(j) => j.part.warm_start(a_, b_),
-            JointKind::Upright(j) => j.warm_start(a_, b_),
-            JointKind::Motor(j) => j.part.warm_start(a_, b_),
-            JointKind::RaySpring(j) => j.warm_start(a_, b_),
-            JointKind::Hinge(j) => j.warm_start(a_, b_),
-            JointKind::Fixed(j) => j.warm_start(a_, b_),
-            JointKind::Slider(j) => j.warm_start(a_, b_),
-        }
-        Motion::store_pair(bodies, (&a, self.frame.body_a), (&b, self.frame.body_b));
+    pub fn warm_start(&mut self, bodies: &mut Bodies) {
+        let (ia, ib) = (self.frame.body_a, self.frame.body_b);
+        let (mut a, mut b) = (Motion::load(bodies, ia), Motion::load(bodies, ib));
+        self.rows.warm_start(&mut a, &mut b);
+        Motion::store_pair(bodies, (&a, ia), (&b, ib));
     }
 
     /// One iteration, in the pass `pass`.
     pub fn solve(&mut self, bodies: &mut Bodies, pass: &PassContext) {
-        if let JointKind::Ball(j) = &mut self.kind {
-            let (ia, ib) = (self.frame.body_a, self.frame.body_b);
-            let (mut a, mut b) = (*bodies.state(ia), *bodies.state(ib));
-            j.solve(&mut a, &mut b, pass.use_bias, pass.elapsed);
-            bodies.store_pair((ia, &a), (ib, &b));
-            return;
-        }
-        let mut a = Motion::load(bodies, self.frame.body_a);
-        let mut b = Motion::load(bodies, self.frame.body_b);
-        let separation = self.frame.current_separation(&a, &b);
-        let anchors = self.frame.current_anchors(&a, &b);
-        let (a_, b_) = (&mut a, &mut b);
-        match &mut self.kind {
-            JointKind::Ball(_) => {}
-            JointKind::Distance(j) => j.solve((a_, b_), &separation, &anchors, pass),
-            JointKind::Upright(j) => j.solve(a_, b_, pass),
-            JointKind::Motor(j) => j.solve(a_, b_, pass),
-            JointKind::RaySpring(j) => j.solve((a_, b_), &separation, pass),
-            JointKind::Hinge(j) => j.solve(a_, b_, pass),
-            JointKind::Fixed(j) => j.solve(a_, b_, pass),
-            JointKind::Slider(j) => j.solve((a_, b_), &separation, &anchors, pass),
-        }
-        Motion::store_pair(bodies, (&a, self.frame.body_a), (&b, self.frame.body_b));
+        let (ia, ib) = (self.frame.body_a, self.frame.body_b);
+        let (mut a, mut b) = (Motion::load(bodies, ia), Motion::load(bodies, ib));
+        self.rows.solve(&self.frame, &mut a, &mut b, pass);
+        Motion::store_pair(bodies, (&a, ia), (&b, ib));
     }
 
     /// Forgets the accumulated impulses (warm starting off).
     pub fn reset_impulses(&mut self) {
-        match &mut self.kind {
-            JointKind::Ball(j) => j.reset_impulse(),
-            JointKind::Distance(j) => j.part.reset(),
-            JointKind::Upright(j) => j.reset_impulses(),
-            JointKind::Motor(j) => j.part.reset(),
-            JointKind::RaySpring(j) => j.reset_impulses(),
-            JointKind::Hinge(j) => j.reset_impulses(),
-            JointKind::Fixed(j) => j.reset_impulses(),
-            JointKind::Slider(j) => j.reset_impulses(),
-        }
+        self.rows.reset();
     }
 
     /// If a force cap held the joint back this step (an attachment's), the force it asked for
     /// and the force it was allowed (N), over substeps of `h`.
     pub fn limited(&self, h: Real) -> Option<(Real, Real)> {
-        match &self.kind {
-            JointKind::Ball(j) => j.wanted_impulse.map(|w| (w / h, j.max_impulse / h)),
-            _ => None,
-        }
+        self.rows
+            .limited()
+            .map(|(wanted, allowed)| (wanted / h, allowed / h))
     }
 
     /// Whether one of the joint's springs was too stiff at the substep for its exact
     /// coefficients and fell back to the implicit ones ([`crate::softness::SpringSoftness`]).
-    pub fn too_stiff(&self) -> bool {
-        match &self.kind {
-            JointKind::Ball(j) => j.too_stiff(),
-            JointKind::Distance(j) => j.too_stiff(),
-            JointKind::Upright(j) => j.too_stiff(),
-            JointKind::Motor(_) => false,
-            JointKind::RaySpring(j) => j.too_stiff(),
-            JointKind::Hinge(j) => j.too_stiff(),
-            JointKind::Fixed(j) => j.too_stiff(),
-            JointKind::Slider(j) => j.too_stiff(),
-        }
+    pub fn too_stiff(&mut self) -> bool {
+        self.rows.too_stiff()
     }
 
     /// The force (N) or torque (N m) the joint holds with, from the impulses of the last
     /// substep of length `h`: what a breaking force is compared with.
     pub fn load(&self, h: Real) -> Real {
-        let impulse = match &self.kind {
-            JointKind::Ball(j) => j.impulse().norm(),
-            JointKind::Hinge(j) => j.point.impulse().norm(),
-            JointKind::Fixed(j) => j.point.impulse().norm(),
-            JointKind::Distance(j) => j.part.total().abs(),
-            JointKind::Slider(j) => j.impulse(),
-            JointKind::Upright(j) => {
-                let [x, y] = j.impulses();
-                (x * x + y * y).sqrt()
-            }
-            JointKind::Motor(j) => j.part.total().abs(),
-            JointKind::RaySpring(j) => j.impulses().iter().sum::<Real>().abs(),
-        };
-        impulse / h
+        self.rows.load() / h
     }
 
-    /// The accumulated impulses to carry to the next step (N s): point parts as a world vector
-    /// first, then the joint's other parts in order.
-    pub fn impulses(&self) -> [Real; 8] {
-        let mut out = [0.0; 8];
-        match &self.kind {
-            JointKind::Ball(j) => out[..3].copy_from_slice(j.impulse().as_slice()),
-            JointKind::Distance(j) => out[..3].copy_from_slice(&j.impulses()),
-            JointKind::Upright(j) => out[..2].copy_from_slice(&j.impulses()),
-            JointKind::Motor(j) => out[0] = j.part.total(),
-            JointKind::RaySpring(j) => out[..2].copy_from_slice(&j.impulses()),
-            JointKind::Hinge(j) => out = j.impulses(),
-            JointKind::Fixed(j) => out = j.impulses(),
-            JointKind::Slider(j) => out = j.impulses(),
-        }
-        out
+    /// The accumulated impulses to carry to the next step (N s).
+    pub fn impulses(&self) -> JointImpulses {
+        self.rows.impulses()
     }
 }

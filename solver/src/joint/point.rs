@@ -284,6 +284,7 @@ mod tests {
                         anchor_a: rng.vector() * 2.0,
                         anchor_b: rng.vector(),
                         separation: Vector::zeros(),
+                        rotations: (crate::Quaternion::identity(), crate::Quaternion::identity()),
                     };
                     let soft = [Softness::RIGID; 2];
                     PointRow::new(&frame, &a, &b, soft, Vector::zeros())
@@ -345,6 +346,7 @@ mod tests {
                 anchor_a: Vector::new(next(), next(), next()) * 2.0,
                 anchor_b: Vector::new(next(), next(), next()),
                 separation: Vector::zeros(),
+                rotations: (crate::Quaternion::identity(), crate::Quaternion::identity()),
             };
             let general = |r: &Vector, m: &Matrix3<Real>| {
                 let s = r.cross_matrix();

@@ -8,24 +8,43 @@
 
 use super::angular::AngularLock;
 use super::axis::{AxisPart, AxisSettings, Hold};
-use super::{JointFrame, PassContext};
+use super::{impulses, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::softness::Spring;
 use crate::step::StepContext;
 use crate::{Quaternion, Real, Vector};
 
-/// How a slider is set, in world space at the start of the step.
+/// How a slider is set, in its bodies' frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SliderSettings {
-    /// The sliding axis, carried by A (world, unit).
+    /// The sliding axis in A's frame (unit).
     pub axis_a: Vector,
+    /// B's orientation relative to A's to hold, `q_a^-1 q_b`.
+    pub relative: Quaternion,
     /// Lower and upper translation along the axis (m), if limited.
     pub limits: Option<(Real, Real)>,
     /// Motor: target speed (m/s) and maximum force (N).
     pub motor: Option<(Real, Real)>,
     /// A soft slider: this spring instead of rigid angular and across-axis rows.
     pub spring: Option<Spring>,
+}
+
+impulses! {
+    /// A slider's accumulated impulses.
+    pub struct SliderImpulses {
+        /// The orientation's, about the world axes (N m s).
+        pub angular: Vector,
+        /// Keeping B's anchor on the axis, along the two directions across it (N s).
+        pub across: [Real; 2],
+        /// The lower travel limit's.
+        pub lower: Real,
+        /// The upper travel limit's.
+        pub upper: Real,
+        /// The motor's.
+        pub motor: Real,
+    }
 }
 
 /// A slider prepared for a step.
@@ -37,29 +56,30 @@ pub struct SliderJoint {
     across: [AxisPart; 2],
     /// The travel along the axis: its limits and motor.
     travel: AxisPart,
-    pub(super) settings: SliderSettings,
+    /// The axis in the world at the start of the step.
+    axis: Vector,
 }
 
-impl SliderJoint {
-    /// The slider holding B at `relative` to A (`start`: the bodies' orientations now) and on
-    /// the axis, in the step of `step`, carrying last step's `impulses` (about x, y and z,
-    /// across the axis twice, then the lower and upper limits and the motor).
-    pub fn new(
+impl Joint for SliderJoint {
+    type Settings = SliderSettings;
+    type Impulses = SliderImpulses;
+
+    fn prepare(
         frame: &JointFrame,
         (a, b): (&Motion, &Motion),
-        settings: SliderSettings,
-        (relative, start): (Quaternion, (Quaternion, Quaternion)),
+        settings: &SliderSettings,
         step: &StepContext,
-        impulses: &[Real; 8],
+        carried: &SliderImpulses,
     ) -> Self {
         let spring = settings.spring.as_ref();
-        let angular = [impulses[0], impulses[1], impulses[2]];
-        let lock = AngularLock::new((a, b), relative, start, (spring, step.h), angular);
+        let (relative, start) = (settings.relative, frame.rotations);
+        let lock = AngularLock::new((a, b), relative, start, (spring, step.h), carried.angular);
+        let axis = start.0 * settings.axis_a;
         // The parts in the directions `solve` gives them, so that warm starting applies last
         // step's impulses where they acted.
         let lever_a = frame.anchor_a + frame.separation;
         let row = |dir: &Vector| JointFrame::row(dir, &lever_a, &frame.anchor_b, a, b);
-        let dirs = tangents(&settings.axis_a);
+        let dirs = tangents(&axis);
         let across = [0, 1].map(|k| {
             let row = row(&dirs[k]);
             let hold = Some((0.0, Hold::of(spring, &row, step.h)));
@@ -67,77 +87,61 @@ impl SliderJoint {
                 hold,
                 ..AxisSettings::default()
             };
-            AxisPart::new(row, settings, [impulses[3 + k], 0.0, 0.0, 0.0])
+            AxisPart::new(row, settings, [carried.across[k], 0.0, 0.0, 0.0])
         });
         let travel = AxisPart::new(
-            row(&settings.axis_a),
+            row(&axis),
             AxisSettings {
                 hold: None,
                 limits: settings.limits,
                 motor: settings.motor,
+                limit_spring: None,
             },
-            [0.0, impulses[5], impulses[6], impulses[7]],
+            [0.0, carried.lower, carried.upper, carried.motor],
         );
         SliderJoint {
             lock,
             across,
             travel,
-            settings,
+            axis,
         }
     }
 
-    /// The impulses to carry over: about x, y and z, across the axis twice, then the lower and
-    /// upper limits and the motor.
-    pub fn impulses(&self) -> [Real; 8] {
-        let [x, y, z] = self.lock.impulses();
-        let [t1, t2] = self.across.map(|part| part.total());
-        let [_, lower, upper, motor] = self.travel.impulses();
-        [x, y, z, t1, t2, lower, upper, motor]
+    fn parts(&mut self) -> impl Part + '_ {
+        (&mut self.lock, &mut self.across, &mut self.travel)
     }
 
-    /// The force it holds with across the axis and along it (N s, summed over the substep).
-    pub fn impulse(&self) -> Real {
-        let [t1, t2] = self.across.map(|part| part.total());
-        let along = self.travel.total();
-        (t1 * t1 + t2 * t2 + along * along).sqrt()
-    }
-
-    /// Whether a spring was too stiff at this substep to be exact.
-    pub fn too_stiff(&self) -> bool {
-        self.lock.too_stiff() || self.across.iter().any(AxisPart::too_stiff)
-    }
-
-    /// Forgets the accumulated impulses (warm starting off).
-    pub fn reset_impulses(&mut self) {
-        self.lock.reset();
-        self.across.iter_mut().for_each(AxisPart::reset);
-        self.travel.reset();
-    }
-
-    /// Applies the accumulated impulses (warm starting).
-    pub(super) fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
-        self.lock.warm_start(a, b);
-        self.across.iter().for_each(|part| part.warm_start(a, b));
-        self.travel.warm_start(a, b);
-    }
-
-    /// One iteration with the anchors `r_a`, `r_b` and their offset `separation` now: the
-    /// travel's motor and limits first, then the orientation and the axis.
-    pub(super) fn solve(
-        &mut self,
-        (a, b): (&mut Motion, &mut Motion),
-        separation: &Vector,
-        (r_a, r_b): &(Vector, Vector),
-        pass: &PassContext,
-    ) {
-        let axis = a.delta_rotation * self.settings.axis_a;
+    /// The travel's motor and limits first, then the orientation and the axis.
+    fn solve(&mut self, frame: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        let separation = frame.current_separation(a, b);
+        let (r_a, r_b) = frame.current_anchors(a, b);
+        let axis = a.delta_rotation * self.axis;
         let lever_a = r_a + separation;
-        self.travel.aim(JointFrame::row(&axis, &lever_a, r_b, a, b));
+        self.travel
+            .aim(JointFrame::row(&axis, &lever_a, &r_b, a, b));
         self.travel.solve(a, b, separation.dot(&axis), pass);
         self.lock.solve(a, b, pass);
         for (part, dir) in self.across.iter_mut().zip(tangents(&axis)) {
-            part.aim(JointFrame::row(&dir, &lever_a, r_b, a, b));
+            part.aim(JointFrame::row(&dir, &lever_a, &r_b, a, b));
             part.solve(a, b, separation.dot(&dir), pass);
         }
+    }
+
+    fn impulses(&self) -> SliderImpulses {
+        let [_, lower, upper, motor] = self.travel.impulses();
+        SliderImpulses {
+            angular: self.lock.impulses(),
+            across: self.across.map(|part| part.total()),
+            lower,
+            upper,
+            motor,
+        }
+    }
+
+    /// Across the axis and along it.
+    fn load(&self) -> Real {
+        let [t1, t2] = self.across.map(|part| part.total());
+        let along = self.travel.total();
+        (t1 * t1 + t2 * t2 + along * along).sqrt()
     }
 }

@@ -17,12 +17,92 @@
 //!   craft sliding sideways keeps its spring vertical, as a wheel's suspension does.
 
 use super::axis::{AxisPart, AxisSettings, Hold};
-use super::{JointFrame, PassContext};
+use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::row::Row;
 use crate::softness::Spring;
-use crate::{Real, Vector};
+use crate::step::StepContext;
+use crate::{Point, Real, Vector};
+
+/// How an attachment is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct AttachmentSettings {
+    /// The spring.
+    pub spring: Spring,
+    /// Largest force (N).
+    pub max_force: Real,
+    /// How fast the target moves (m/s): followed without lag.
+    pub target_velocity: Vector,
+}
+
+/// An attachment prepared for a step: a ball joint's rows as a capped spring to a moving
+/// target.
+#[derive(Clone, Debug)]
+pub struct AttachmentJoint {
+    ball: BallJoint,
+}
+
+impl Joint for AttachmentJoint {
+    type Settings = AttachmentSettings;
+    type Impulses = super::BallImpulses;
+
+    fn prepare(
+        frame: &JointFrame,
+        (a, b): (&Motion, &Motion),
+        settings: &AttachmentSettings,
+        step: &StepContext,
+        carried: &super::BallImpulses,
+    ) -> Self {
+        let spring = Some(settings.spring);
+        let mut ball = BallJoint::new(frame, a, b, spring, &step.joint, step.h, carried.point);
+        ball.target_velocity = settings.target_velocity;
+        ball.max_impulse = settings.max_force * step.h;
+        AttachmentJoint { ball }
+    }
+
+    fn parts(&mut self) -> impl Part + '_ {
+        &mut self.ball
+    }
+
+    fn solve(&mut self, frame: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        self.ball.solve(frame, a, b, pass);
+    }
+
+    fn impulses(&self) -> super::BallImpulses {
+        self.ball.impulses()
+    }
+
+    fn load(&self) -> Real {
+        self.ball.load()
+    }
+
+    fn limited(&self) -> Option<(Real, Real)> {
+        let ball = &self.ball;
+        ball.wanted_impulse.map(|wanted| (wanted, ball.max_impulse))
+    }
+}
+
+/// How an upright spring is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UprightSettings {
+    /// The axis in the body's frame (B's).
+    pub body_axis: Vector,
+    /// The axis in the world.
+    pub world_axis: Vector,
+    /// The spring.
+    pub spring: Spring,
+}
+
+impulses! {
+    /// An upright spring's accumulated impulses (N m s).
+    pub struct UprightImpulses {
+        /// About the two directions across the world axis.
+        pub about: [Real; 2],
+    }
+}
 
 /// An upright spring prepared for a step: two axis parts about the directions across the
 /// world axis.
@@ -35,24 +115,31 @@ pub struct UprightJoint {
     world_axis: Vector,
 }
 
-impl UprightJoint {
-    /// Keeps `body_axis` (world, at the start of the step) on `world_axis` by `spring`.
-    pub fn new(
-        b: &Motion,
-        (body_axis, world_axis): (Vector, Vector),
-        spring: &Spring,
-        h: Real,
-        impulses: [Real; 2],
+impl Joint for UprightJoint {
+    type Settings = UprightSettings;
+    type Impulses = UprightImpulses;
+
+    /// Keeps the body axis on the world axis; A is the world.
+    fn prepare(
+        frame: &JointFrame,
+        (_, b): (&Motion, &Motion),
+        settings: &UprightSettings,
+        step: &StepContext,
+        carried: &UprightImpulses,
     ) -> Self {
-        let world_axis = world_axis.try_normalize(1.0e-9).unwrap_or(Vector::y());
+        let body_axis = frame.rotations.1 * settings.body_axis.normalize();
+        let world_axis = settings
+            .world_axis
+            .try_normalize(1.0e-9)
+            .unwrap_or(Vector::y());
         let axes = tangents(&world_axis);
         let parts = [0, 1].map(|k| {
             let row = Row::new(Vector::zeros(), -axes[k], axes[k], &Motion::STATIC, b);
             let settings = AxisSettings {
-                hold: Some((0.0, Hold::of(Some(spring), &row, h))),
+                hold: Some((0.0, Hold::of(Some(&settings.spring), &row, step.h))),
                 ..AxisSettings::default()
             };
-            AxisPart::new(row, settings, [impulses[k], 0.0, 0.0, 0.0])
+            AxisPart::new(row, settings, [carried.about[k], 0.0, 0.0, 0.0])
         });
         UprightJoint {
             parts,
@@ -62,32 +149,58 @@ impl UprightJoint {
         }
     }
 
-    /// Whether the spring fell back to implicit coefficients (too stiff to be exact).
-    pub fn too_stiff(&self) -> bool {
-        self.parts.iter().any(AxisPart::too_stiff)
+    fn parts(&mut self) -> impl Part + '_ {
+        &mut self.parts
     }
 
-    /// The impulses to carry over, about each direction.
-    pub fn impulses(&self) -> [Real; 2] {
-        self.parts.map(|part| part.total())
-    }
-
-    /// Forgets the accumulated impulses (warm starting off).
-    pub fn reset_impulses(&mut self) {
-        self.parts.iter_mut().for_each(AxisPart::reset);
-    }
-
-    /// Applies the accumulated impulses (warm starting).
-    pub(super) fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
-        self.parts.iter().for_each(|part| part.warm_start(a, b));
-    }
-
-    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+    fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
         let u = b.delta_rotation * self.body_axis;
         let error = u.cross(&self.world_axis);
         for (part, axis) in self.parts.iter_mut().zip(&self.axes) {
             part.solve(a, b, -error.dot(axis), pass);
         }
+    }
+
+    fn impulses(&self) -> UprightImpulses {
+        UprightImpulses {
+            about: self.parts.map(|part| part.total()),
+        }
+    }
+
+    fn load(&self) -> Real {
+        let [x, y] = self.impulses().about;
+        (x * x + y * y).sqrt()
+    }
+}
+
+/// How a ray spring is set: the engine casts a ray from B's anchor along the world `axis` up
+/// to `max_length` each step; where it hits (`ground`, anchor A), the height of B's anchor
+/// over it along the axis is held at `rest_length` by `spring`, and never below `min_length`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RaySpringSettings {
+    /// The ray's direction (world, unit).
+    pub axis: Vector,
+    /// The length the spring pulls the anchor's height to (m).
+    pub rest_length: Real,
+    /// The shortest the height may be (m): a rigid stop.
+    pub min_length: Real,
+    /// How far the ray looks (m).
+    pub max_length: Real,
+    /// The spring.
+    pub spring: Spring,
+    /// Where the last step's ray hit (world), filled in by the engine; `None` if it hit
+    /// nothing.
+    pub ground: Option<Point>,
+}
+
+impulses! {
+    /// A ray spring's accumulated impulses (N s).
+    pub struct RaySpringImpulses {
+        /// The spring's.
+        pub spring: Real,
+        /// The stop's.
+        pub stop: Real,
     }
 }
 
@@ -99,81 +212,63 @@ pub struct RaySpringJoint {
     up: Vector,
 }
 
-/// What a ray spring holds: along `up` (world, unit, from the ground to the body), the height
-/// at `rest_length` by `spring`, at least `min_length` (m).
-#[derive(Clone, Copy, Debug)]
-pub struct RaySpringSettings {
-    /// From the ground towards the body.
-    pub up: Vector,
-    /// The height the spring pulls to (m).
-    pub rest_length: Real,
-    /// The least height (m): a rigid stop.
-    pub min_length: Real,
-    /// The spring.
-    pub spring: Spring,
-}
+impl Joint for RaySpringJoint {
+    type Settings = RaySpringSettings;
+    type Impulses = RaySpringImpulses;
 
-impl RaySpringJoint {
-    /// The ray spring `settings` between the ends of `frame` (anchor A on the ground), at
-    /// substep `h`, carrying last step's `impulses` (spring, stop).
-    pub fn new(
+    /// Between the ends of `frame`, anchor A on the ground.
+    fn prepare(
         frame: &JointFrame,
         (a, b): (&Motion, &Motion),
-        settings: RaySpringSettings,
-        h: Real,
-        impulses: [Real; 2],
+        settings: &RaySpringSettings,
+        step: &StepContext,
+        carried: &RaySpringImpulses,
     ) -> Self {
-        let up = settings.up.try_normalize(1.0e-9).unwrap_or(Vector::y());
+        let up = (-settings.axis)
+            .try_normalize(1.0e-9)
+            .unwrap_or(Vector::y());
         let row = JointFrame::row(&up, &frame.anchor_a, &frame.anchor_b, a, b);
         let axis_settings = AxisSettings {
             hold: Some((
                 settings.rest_length,
-                Hold::of(Some(&settings.spring), &row, h),
+                Hold::of(Some(&settings.spring), &row, step.h),
             )),
             limits: Some((settings.min_length, Real::INFINITY)),
             motor: None,
+            limit_spring: None,
         };
+        let carried = [carried.spring, carried.stop, 0.0, 0.0];
         RaySpringJoint {
-            part: AxisPart::new(row, axis_settings, [impulses[0], impulses[1], 0.0, 0.0]),
+            part: AxisPart::new(row, axis_settings, carried),
             up,
         }
     }
 
-    /// Whether the spring fell back to implicit coefficients (too stiff to be exact).
-    pub fn too_stiff(&self) -> bool {
-        self.part.too_stiff()
-    }
-
-    /// The impulses to carry over: the spring's and the stop's.
-    pub fn impulses(&self) -> [Real; 2] {
-        let [hold, lower, _, _] = self.part.impulses();
-        [hold, lower]
-    }
-
-    /// Forgets the accumulated impulses (warm starting off).
-    pub fn reset_impulses(&mut self) {
-        self.part.reset();
-    }
-
-    /// Applies the accumulated impulses (warm starting).
-    pub(super) fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
-        self.part.warm_start(a, b);
+    fn parts(&mut self) -> impl Part + '_ {
+        &mut self.part
     }
 
     /// The height now is the anchors' separation along the fixed axis.
-    pub(super) fn solve(
-        &mut self,
-        (a, b): (&mut Motion, &mut Motion),
-        separation: &Vector,
-        pass: &PassContext,
-    ) {
+    fn solve(&mut self, frame: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        let separation = frame.current_separation(a, b);
         self.part.solve(a, b, separation.dot(&self.up), pass);
+    }
+
+    fn impulses(&self) -> RaySpringImpulses {
+        let [spring, stop, _, _] = self.part.impulses();
+        RaySpringImpulses { spring, stop }
+    }
+
+    fn load(&self) -> Real {
+        let RaySpringImpulses { spring, stop } = self.impulses();
+        (spring + stop).abs()
     }
 }
 
 /// How a velocity motor drives: along (`angular: false`) or about (`angular: true`) a world
 /// axis, towards a speed (m/s or rad/s), with at most a force or torque (N or N m).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MotorSettings {
     /// The world axis.
     pub axis: Vector,
@@ -185,20 +280,30 @@ pub struct MotorSettings {
     pub max_force: Real,
 }
 
+impulses! {
+    /// A velocity motor's accumulated impulse (N s or N m s).
+    pub struct MotorImpulses {
+        /// The motor's.
+        pub motor: Real,
+    }
+}
+
 /// A velocity motor prepared for a step: one axis part with a motor.
 #[derive(Clone, Debug)]
 pub struct MotorJoint {
-    /// Its one part, with a motor.
-    pub(super) part: AxisPart,
+    part: AxisPart,
 }
 
-impl MotorJoint {
-    /// The motor `settings` between the ends of `frame`, carrying last step's `impulse`.
-    pub fn new(
+impl Joint for MotorJoint {
+    type Settings = MotorSettings;
+    type Impulses = MotorImpulses;
+
+    fn prepare(
         frame: &JointFrame,
         (a, b): (&Motion, &Motion),
-        settings: MotorSettings,
-        impulse: Real,
+        settings: &MotorSettings,
+        _: &StepContext,
+        carried: &MotorImpulses,
     ) -> Self {
         let axis = settings.axis.try_normalize(1.0e-9).unwrap_or(Vector::y());
         let row = if settings.angular {
@@ -211,11 +316,25 @@ impl MotorJoint {
             ..AxisSettings::default()
         };
         MotorJoint {
-            part: AxisPart::new(row, axis_settings, [0.0, 0.0, 0.0, impulse]),
+            part: AxisPart::new(row, axis_settings, [0.0, 0.0, 0.0, carried.motor]),
         }
     }
 
-    pub(super) fn solve(&mut self, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+    fn parts(&mut self) -> impl Part + '_ {
+        &mut self.part
+    }
+
+    fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
         self.part.solve(a, b, 0.0, pass);
+    }
+
+    fn impulses(&self) -> MotorImpulses {
+        MotorImpulses {
+            motor: self.part.total(),
+        }
+    }
+
+    fn load(&self) -> Real {
+        self.part.total().abs()
     }
 }

@@ -6,7 +6,10 @@ use macroquad::prelude::{
     draw_cube, draw_line_3d, draw_rectangle, draw_text, measure_text, Color, Vec2, Vec3,
 };
 use sprung::math::Real;
-use sprung::{BodyKind, JointKind, World};
+use sprung::{
+    BodyKind, HingeSettings, JointKind, MotorSettings, RaySpringSettings, SliderSettings,
+    UprightSettings, World,
+};
 
 use crate::scene_view::{point3, vec3 as to_vec3, MASS_SPRING};
 
@@ -152,11 +155,11 @@ impl Sketch {
             let (la, lb) = joint.local_anchors();
             let (pa, pb) = (point3(&(pose_a * la)), point3(&(pose_b * lb)));
             match joint.kind() {
-                JointKind::Upright {
+                JointKind::Upright(UprightSettings {
                     body_axis,
                     world_axis,
                     ..
-                } => {
+                }) => {
                     let centre = to_vec3(&pose_b.translation.vector);
                     let length = 20.0 * scale;
                     self.line(
@@ -168,7 +171,7 @@ impl Sketch {
                     self.marker(centre, scale, ANCHOR_B);
                     continue;
                 }
-                JointKind::RaySpring { ground, .. } => {
+                JointKind::RaySpring(RaySpringSettings { ground, .. }) => {
                     // From the anchor down to where the ray hit, if it did.
                     if let Some(ground) = ground {
                         self.line(pb, point3(ground), LINK);
@@ -177,12 +180,13 @@ impl Sketch {
                     self.marker(pb, scale, ANCHOR_B);
                     continue;
                 }
-                JointKind::Motor { axis, .. } => {
+                JointKind::Motor(MotorSettings { axis, .. }) => {
                     let centre = to_vec3(&pose_b.translation.vector);
                     self.line(centre, centre + to_vec3(axis) * 20.0 * scale, AXIS);
                     continue;
                 }
-                JointKind::Hinge { axis_a, .. } | JointKind::Slider { axis_a, .. } => {
+                JointKind::Hinge(HingeSettings { axis_a, .. })
+                | JointKind::Slider(SliderSettings { axis_a, .. }) => {
                     let axis = to_vec3(&(pose_a * axis_a)) * 15.0 * scale;
                     self.line(pa - axis, pa + axis, AXIS);
                 }

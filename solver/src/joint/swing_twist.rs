@@ -1,0 +1,163 @@
+//! The swing-twist joint, for shoulders, hips and necks: the point part, a cone on the swing
+//! whose half angles about the joint frame's y and z axes may differ (an elliptical cone), twist
+//! limits about B's twist axis, soft limits by a spring, and friction torque (the idea of Jolt's
+//! `SwingTwistConstraint`; our own code, with the swing and twist of [`super::swing`]).
+//!
+//! Rows, each pass: the friction (three angular rows about the world axes, a velocity motor to
+//! zero within the friction torque), the twist limits (about B's twist axis, `C = twist`), the
+//! cone (about the swing axis), then the point, so that the anchors have the last word. The
+//! twist and cone rows keep the axes they have as the step begins (as a contact keeps its
+//! normal); their angles are measured again each pass.
+
+use super::angular::angular_row;
+use super::axis::{AxisPart, AxisSettings};
+use super::swing::{swing_twist, Cone, Frames};
+use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
+use crate::body::Motion;
+use crate::softness::{Spring, SpringSoftness};
+use crate::step::StepContext;
+use crate::{Quaternion, Real, Vector};
+
+/// How a swing-twist joint is set, in its bodies' frames.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SwingTwistSettings {
+    /// The joint frame on A: its x axis the twist axis, its y and z axes those the cone's half
+    /// angles are about.
+    pub frame_a: Quaternion,
+    /// The joint frame on B: no swing and no twist where it matches A's.
+    pub frame_b: Quaternion,
+    /// The cone's half angles about the frame's y and z axes (rad, each in (0, pi)), if limited.
+    pub swing: Option<(Real, Real)>,
+    /// Lower and upper twist (rad, within [-pi, pi]), if limited.
+    pub twist: Option<(Real, Real)>,
+    /// Soft limits: past a limit, B is pushed back by this spring instead of rigidly.
+    pub limit_spring: Option<Spring>,
+    /// Friction torque against any turn of B relative to A (N m); zero for none.
+    pub friction: Real,
+}
+
+impulses! {
+    /// A swing-twist joint's accumulated impulses.
+    pub struct SwingTwistImpulses {
+        /// The point's (world, N s).
+        pub point: Vector,
+        /// The cone's (N m s).
+        pub swing: Real,
+        /// The lower twist limit's.
+        pub twist_lower: Real,
+        /// The upper twist limit's.
+        pub twist_upper: Real,
+        /// The friction's, about the world axes.
+        pub friction: Vector,
+    }
+}
+
+/// A swing-twist joint prepared for a step.
+#[derive(Clone, Debug)]
+pub struct SwingTwistJoint {
+    point: BallJoint,
+    cone: Option<Cone>,
+    twist: Option<AxisPart>,
+    friction: Option<[AxisPart; 3]>,
+    frames: Frames,
+}
+
+impl Joint for SwingTwistJoint {
+    type Settings = SwingTwistSettings;
+    type Impulses = SwingTwistImpulses;
+
+    fn prepare(
+        frame: &JointFrame,
+        (a, b): (&Motion, &Motion),
+        settings: &SwingTwistSettings,
+        step: &StepContext,
+        carried: &SwingTwistImpulses,
+    ) -> Self {
+        let h = step.h;
+        let point = BallJoint::new(frame, a, b, None, &step.joint, h, carried.point);
+        let (qa, qb) = frame.rotations;
+        let frames = Frames {
+            a: qa * settings.frame_a,
+            b: qb * settings.frame_b,
+        };
+        let spring = settings.limit_spring.as_ref();
+        let cone = settings.swing.map(|half_angles| {
+            let soft = (spring, h);
+            Cone::new(&frames, (a, b), half_angles, soft, carried.swing)
+        });
+        let twist = settings.twist.map(|limits| {
+            let row = angular_row(&(frames.b * Vector::x()), a, b);
+            let limit_spring = spring.map(|s| SpringSoftness::new(s, row.effective_mass, h));
+            let settings = AxisSettings {
+                limits: Some(limits),
+                limit_spring,
+                ..AxisSettings::default()
+            };
+            let carried = [0.0, carried.twist_lower, carried.twist_upper, 0.0];
+            AxisPart::new(row, settings, carried)
+        });
+        let friction = (settings.friction > 0.0).then(|| {
+            [0, 1, 2].map(|k| {
+                let row = angular_row(&Vector::ith(k, 1.0), a, b);
+                let settings = AxisSettings {
+                    motor: Some((0.0, settings.friction)),
+                    ..AxisSettings::default()
+                };
+                AxisPart::new(row, settings, [0.0, 0.0, 0.0, carried.friction[k]])
+            })
+        });
+        SwingTwistJoint {
+            point,
+            cone,
+            twist,
+            friction,
+            frames,
+        }
+    }
+
+    fn parts(&mut self) -> impl Part + '_ {
+        (
+            &mut self.point,
+            (&mut self.cone, &mut self.twist),
+            &mut self.friction,
+        )
+    }
+
+    fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        if let Some(friction) = &mut self.friction {
+            for part in friction {
+                part.solve(a, b, 0.0, pass);
+            }
+        }
+        if self.cone.is_some() || self.twist.is_some() {
+            let (f_a, f_b) = self.frames.now(a, b);
+            let (swing, axis, twist) = swing_twist(&f_a, &f_b);
+            if let Some(part) = &mut self.twist {
+                part.solve(a, b, twist, pass);
+            }
+            if let Some(cone) = &mut self.cone {
+                cone.solve((a, b), (swing, axis), pass);
+            }
+        }
+        self.point.solve_motions(a, b, pass.use_bias, 0.0);
+    }
+
+    fn impulses(&self) -> SwingTwistImpulses {
+        let [_, twist_lower, twist_upper, _] = self.twist.map_or([0.0; 4], |t| t.impulses());
+        let friction = self
+            .friction
+            .map_or([0.0; 3], |parts| parts.map(|p| p.total()));
+        SwingTwistImpulses {
+            point: self.point.impulse(),
+            swing: self.cone.as_ref().map_or(0.0, Cone::impulse),
+            twist_lower,
+            twist_upper,
+            friction: Vector::from(friction),
+        }
+    }
+
+    fn load(&self) -> Real {
+        self.point.impulse().norm()
+    }
+}
