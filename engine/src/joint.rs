@@ -3,9 +3,9 @@
 use parry3d::math::{Point, Real, Rotation, Vector};
 use sprung_solver::joint::Finite;
 pub use sprung_solver::joint::{
-    AttachmentSettings, BallSettings, ConeLimit, DistanceSettings, FixedSettings, HingeSettings,
-    JointImpulses, JointKind, MotorSettings, RaySpringSettings, SliderSettings, SwingTwistSettings,
-    UprightSettings,
+    AttachmentSettings, BallSettings, ConeLimit, DistanceSettings, Drive, FixedSettings,
+    HingeSettings, JointImpulses, JointKind, MotorSettings, OrientationDrive, RaySpringSettings,
+    SliderSettings, SwingTwistSettings, UprightSettings,
 };
 use sprung_solver::softness::Spring;
 
@@ -277,6 +277,7 @@ impl JointBuilder {
             motor: None,
             references: (Vector::zeros(), Vector::zeros()),
             spring: None,
+            drive: None,
         });
         JointBuilder::with(kind, anchor_a, anchor_b, false)
     }
@@ -286,6 +287,7 @@ impl JointBuilder {
         let kind = JointKind::Fixed(FixedSettings {
             relative: Rotation::identity(),
             spring: None,
+            drive: None,
         });
         JointBuilder::with(kind, anchor_a, anchor_b, false)
     }
@@ -300,6 +302,7 @@ impl JointBuilder {
             motor: None,
             relative: Rotation::identity(),
             spring: None,
+            drive: None,
         });
         JointBuilder::with(kind, anchor_a, anchor_b, false)
     }
@@ -338,6 +341,7 @@ impl JointBuilder {
             twist: None,
             limit_spring: None,
             friction: 0.0,
+            drive: None,
         });
         let mut builder = JointBuilder::with(kind, anchor_a, anchor_b, false);
         if frame_of(&twist_axis, &plane_axis).is_none() {
@@ -401,6 +405,71 @@ impl JointBuilder {
             _ => {
                 return self.misused(
                     "cone_limit: only a ball joint has a cone limit (swing-twist: swing_limits)",
+                )
+            }
+        }
+        self
+    }
+
+    /// A drive on a hinge (towards an angle, rad) or a slider (towards a travel, m): `spring`
+    /// pulls the joint there with at most `max_force` (N m or N). Set by frequency, the spring
+    /// refers to the inertia the drive turns (each moving body's about the joint's anchor), so
+    /// that a limb driven at 2 Hz swings at 2 Hz.
+    ///
+    /// ```
+    /// use sprung::{JointBuilder, RigidBodyBuilder, Spring, World};
+    /// use sprung::math::{Point, Vector};
+    ///
+    /// let mut world = World::default();
+    /// let frame = world.add_body(RigidBodyBuilder::fixed()).unwrap();
+    /// let door = world.add_body(RigidBodyBuilder::dynamic().translation(Vector::new(0.5, 0.0, 0.0))).unwrap();
+    /// // A door that swings shut (angle zero) at 1 Hz, critically damped, with at most 50 N m.
+    /// let closer = Spring::Frequency { hertz: 1.0, damping_ratio: 1.0 };
+    /// let hinge = JointBuilder::hinge(Point::origin(), Point::new(-0.5, 0.0, 0.0), Vector::y(), Vector::y())
+    ///     .drive(0.0, closer, 50.0);
+    /// world.add_joint(hinge, frame, door).unwrap();
+    /// ```
+    pub fn drive(mut self, target: Real, spring: Spring, max_force: Real) -> Self {
+        let drive = Some(Drive {
+            target,
+            spring,
+            max_force,
+        });
+        match &mut self.kind {
+            JointKind::Hinge(h) => h.drive = drive,
+            JointKind::Slider(s) => s.drive = drive,
+            _ => {
+                return self.misused(
+                    "drive: only hinges and sliders drive to a coordinate (ball, swing-twist and \
+                     weld joints: orientation_drive)",
+                )
+            }
+        }
+        self
+    }
+
+    /// A drive on a ball, swing-twist or weld joint towards an orientation of B relative to A
+    /// ([`OrientationDrive`]): `spring` about each world axis, with at most `max_torque` (N m)
+    /// about each.
+    pub fn orientation_drive(
+        mut self,
+        target: Rotation<Real>,
+        spring: Spring,
+        max_torque: Real,
+    ) -> Self {
+        let drive = Some(OrientationDrive {
+            target,
+            spring,
+            max_torque,
+        });
+        match &mut self.kind {
+            JointKind::Ball(b) => b.drive = drive,
+            JointKind::SwingTwist(s) => s.drive = drive,
+            JointKind::Fixed(f) => f.drive = drive,
+            _ => {
+                return self.misused(
+                    "orientation_drive: only ball, swing-twist and weld joints drive to an \
+                     orientation (hinges and sliders: drive)",
                 )
             }
         }
@@ -558,7 +627,12 @@ impl JointBuilder {
 pub(crate) fn check_kind(kind: &mut JointKind) -> Result<(), Error> {
     {
         let spring = match kind {
-            JointKind::Ball(BallSettings { spring, cone }) => {
+            JointKind::Ball(BallSettings {
+                spring,
+                cone,
+                drive,
+            }) => {
+                check_orientation_drive(drive)?;
                 if let Some(cone) = cone {
                     cone.axis_a = limits::axis("cone axis", &cone.axis_a)?;
                     cone.axis_b = limits::axis("cone axis", &cone.axis_b)?;
@@ -623,28 +697,36 @@ pub(crate) fn check_kind(kind: &mut JointKind) -> Result<(), Error> {
                 limits,
                 motor,
                 spring,
+                drive,
                 ..
             }) => {
                 *axis_a = limits::axis("hinge axis", axis_a)?;
                 *axis_b = limits::axis("hinge axis", axis_b)?;
                 check_limits("hinge limits", limits)?;
                 check_motor("hinge motor", motor)?;
+                check_drive(drive)?;
                 *spring
             }
-            JointKind::Fixed(FixedSettings { spring, .. }) => *spring,
+            JointKind::Fixed(FixedSettings { spring, drive, .. }) => {
+                check_orientation_drive(drive)?;
+                *spring
+            }
             JointKind::Slider(SliderSettings {
                 axis_a,
                 limits,
                 motor,
                 spring,
+                drive,
                 ..
             }) => {
                 *axis_a = limits::axis("slider axis", axis_a)?;
                 check_limits("slider limits", limits)?;
                 check_motor("slider motor", motor)?;
+                check_drive(drive)?;
                 *spring
             }
             JointKind::SwingTwist(st) => {
+                check_orientation_drive(&mut st.drive)?;
                 if let Some((y, z)) = st.swing {
                     check_half_angles("swing limits", &[y, z])?;
                 }
@@ -680,6 +762,32 @@ pub(crate) fn check_kind(kind: &mut JointKind) -> Result<(), Error> {
         if let Some(s) = spring {
             s.check().map_err(Error::Spring)?;
         }
+    }
+    Ok(())
+}
+
+/// A coordinate drive: a finite target within ±[`limits::MAX_COORDINATE`], a valid spring, a
+/// force cap.
+fn check_drive(drive: &Option<Drive>) -> Result<(), Error> {
+    if let Some(d) = drive {
+        limits::bounded(
+            "drive target",
+            &[d.target],
+            limits::MAX_COORDINATE,
+            "drive target: within ±1e5",
+        )?;
+        d.spring.check().map_err(Error::Spring)?;
+        check_max_force("drive", d.max_force)?;
+    }
+    Ok(())
+}
+
+/// An orientation drive: a unit target (normalised in place), a valid spring, a torque cap.
+fn check_orientation_drive(drive: &mut Option<OrientationDrive>) -> Result<(), Error> {
+    if let Some(d) = drive {
+        d.target = limits::rotation("drive target", &d.target)?;
+        d.spring.check().map_err(Error::Spring)?;
+        check_max_force("drive", d.max_torque)?;
     }
     Ok(())
 }

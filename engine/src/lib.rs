@@ -43,9 +43,9 @@ pub use error::{Error, SnapshotError};
 pub use event::Event;
 pub use handle::{BodyHandle, ColliderHandle};
 pub use joint::{
-    AttachmentSettings, BallSettings, ConeLimit, DistanceSettings, FixedSettings, HingeSettings,
-    Joint, JointBuilder, JointHandle, JointImpulses, JointKind, MotorSettings, RaySpringSettings,
-    SliderSettings, SwingTwistSettings, UprightSettings,
+    AttachmentSettings, BallSettings, ConeLimit, DistanceSettings, Drive, FixedSettings,
+    HingeSettings, Joint, JointBuilder, JointHandle, JointImpulses, JointKind, MotorSettings,
+    OrientationDrive, RaySpringSettings, SliderSettings, SwingTwistSettings, UprightSettings,
 };
 pub use query::{PointProjection, QueryFilter, RayHitInfo, ShapeContact, ShapeHitInfo};
 pub use sleep::SleepSettings;

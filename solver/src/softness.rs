@@ -255,6 +255,25 @@ impl SpringSoftness {
     }
 }
 
+/// `spring` as stiffness and damping, a spring set by frequency (or per unit mass) referring
+/// to `mass` (kg, or kg m^2), not to the effective mass of the row it acts on: for springs whose
+/// frequency is that of a body, a wheel's chassis share or a limb turning about its joint,
+/// where the row alone sees less (the chassis's inertia at a corner, the limb's about its own
+/// centre of mass).
+pub fn referring_to(spring: &Spring, mass: Real) -> Spring {
+    match *spring {
+        Spring::Stiffness { .. } => *spring,
+        _ => {
+            let omega = spring.angular_frequency(mass);
+            let zeta = spring.damping_ratio(mass);
+            Spring::Stiffness {
+                stiffness: mass * omega * omega,
+                damping: 2.0 * zeta * omega * mass,
+            }
+        }
+    }
+}
+
 /// Each joint's last spring coefficients, kept from step to step: [`SpringSoftness::new`]
 /// costs an `exp`, an `exp_m1` and a `sin` in f64, and a spring's inputs (its settings, the
 /// effective mass it acts on, the substep) seldom change between steps (`spring_net`'s 1,744

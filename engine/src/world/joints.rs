@@ -4,8 +4,10 @@
 
 use super::*;
 use crate::joint::{
-    check_kind, AttachmentSettings, HingeSettings, RaySpringSettings, UprightSettings,
+    check_kind, AttachmentSettings, BallSettings, Drive, FixedSettings, HingeSettings,
+    OrientationDrive, RaySpringSettings, SliderSettings, SwingTwistSettings, UprightSettings,
 };
+use parry3d::math::Rotation;
 use sprung_solver::joint::hinge_angle;
 use sprung_solver::softness::Spring;
 
@@ -106,6 +108,58 @@ impl World {
             }
             JointKind::Motor(_) => Err(Error::WrongJointKind),
         })
+    }
+
+    /// Sets a hinge's or a slider's drive ([`JointBuilder::drive`]), or removes it (`None`).
+    /// Checked as the builder checks it; wakes the joint's bodies.
+    pub fn set_joint_drive(
+        &mut self,
+        handle: JointHandle,
+        drive: Option<Drive>,
+    ) -> Result<(), Error> {
+        self.change_joint(handle, |kind| match kind {
+            JointKind::Hinge(HingeSettings { drive: d, .. })
+            | JointKind::Slider(SliderSettings { drive: d, .. }) => {
+                *d = drive;
+                Ok(())
+            }
+            _ => Err(Error::WrongJointKind),
+        })
+    }
+
+    /// Sets a ball, swing-twist or weld joint's orientation drive
+    /// ([`JointBuilder::orientation_drive`]), or removes it (`None`). Checked as the builder
+    /// checks it; wakes the joint's bodies.
+    pub fn set_joint_orientation_drive(
+        &mut self,
+        handle: JointHandle,
+        drive: Option<OrientationDrive>,
+    ) -> Result<(), Error> {
+        self.change_joint(handle, |kind| match kind {
+            JointKind::Ball(BallSettings { drive: d, .. })
+            | JointKind::SwingTwist(SwingTwistSettings { drive: d, .. })
+            | JointKind::Fixed(FixedSettings { drive: d, .. }) => {
+                *d = drive;
+                Ok(())
+            }
+            _ => Err(Error::WrongJointKind),
+        })
+    }
+
+    /// B's orientation relative to A's now, as an orientation drive measures it: `q_a^-1 q_b`
+    /// for a ball joint, `relative^-1 q_a^-1 q_b` for a weld (identity as added), and the joint
+    /// frames' `f_a^-1 f_b` for a swing-twist joint (identity as added; its swing and twist are
+    /// [`sprung_solver::joint::swing_twist`] of the frames).
+    pub fn joint_orientation(&self, handle: JointHandle) -> Result<Rotation<Real>, Error> {
+        let joint = self.joints.get(handle).ok_or(Error::StaleHandle)?;
+        let qa = self.bodies.at(joint.body_a.index).pose.rotation;
+        let qb = self.bodies.at(joint.body_b.index).pose.rotation;
+        match &joint.kind {
+            JointKind::Ball(_) => Ok(qa.inverse() * qb),
+            JointKind::Fixed(f) => Ok((qa * f.relative).inverse() * qb),
+            JointKind::SwingTwist(st) => Ok((qa * st.frame_a).inverse() * (qb * st.frame_b)),
+            _ => Err(Error::WrongJointKind),
+        }
     }
 
     /// The joint's coordinate now, from the bodies' poses: a hinge's angle (rad, in (-pi, pi],

@@ -421,7 +421,11 @@ impl World {
             match (&joint.kind, &joint.impulses) {
                 // A plain ball joint goes to the solver's compact list, solved in lanes.
                 (
-                    JointKind::Ball(BallSettings { spring, cone: None }),
+                    JointKind::Ball(BallSettings {
+                        spring,
+                        cone: None,
+                        drive: None,
+                    }),
                     JointImpulses::Ball(carried),
                 ) => {
                     let point = carried.point;

@@ -6,7 +6,6 @@ use parry3d::math::{Isometry, Point, Real, Rotation, Translation, Vector};
 use sprung_collision::shape::Shape;
 use sprung_solver::body::STATIC;
 use sprung_solver::joint::JointFrame;
-use sprung_solver::softness::Spring;
 use sprung_solver::step::StepContext;
 use sprung_solver::vehicle::{DifferentialRows, DriveRows};
 use sprung_solver::wheel::{WheelRows, WheelSetup};
@@ -289,7 +288,9 @@ impl World {
                 side,
                 rest: w.rest_length + w.radius,
                 stop: w.min_length + w.radius,
-                spring: suspension_spring(&w.spring, share),
+                // By frequency referring to the chassis mass the wheel carries at rest, not to
+                // the row's effective mass (smaller at a corner than at the centre).
+                spring: sprung_solver::softness::referring_to(&w.spring, share),
                 radius: w.radius,
                 inertia: w.inertia,
                 friction: state.friction,
@@ -420,23 +421,6 @@ fn solver_index(body: &RigidBody) -> u32 {
         STATIC
     } else {
         body.solver_index
-    }
-}
-
-/// The suspension spring as stiffness and damping: by frequency (or per unit mass), referring
-/// to `share`, the chassis mass the wheel carries at rest, not to the row's effective mass
-/// (which the chassis's inertia makes smaller at a corner than at its centre).
-fn suspension_spring(spring: &Spring, share: Real) -> Spring {
-    match *spring {
-        Spring::Stiffness { .. } => *spring,
-        _ => {
-            let omega = spring.angular_frequency(share);
-            let zeta = spring.damping_ratio(share);
-            Spring::Stiffness {
-                stiffness: share * omega * omega,
-                damping: 2.0 * zeta * omega * share,
-            }
-        }
     }
 }
 

@@ -47,6 +47,8 @@ pub struct AxisSettings {
     pub limits: Option<(Real, Real)>,
     /// Soft limits: past a bound, pushed back by this spring instead of rigidly.
     pub limit_spring: Option<SpringSoftness>,
+    /// The largest force or torque the hold may push with (N or N m), if capped: a drive's.
+    pub hold_cap: Option<Real>,
     /// Drive the coordinate's rate to a speed (m/s or rad/s) with at most a force or torque
     /// (N or N m).
     pub motor: Option<(Real, Real)>,
@@ -132,11 +134,15 @@ impl AxisPart {
                 Hold::Rigid => pass.rigid(),
                 Hold::Spring(spring) => spring.pass(pass.use_bias),
             };
+            let bounds = match s.hold_cap {
+                Some(max) => (-max * pass.h, max * pass.h),
+                None => (Real::NEG_INFINITY, Real::INFINITY),
+            };
             let wish = Wish {
                 target: 0.0,
                 bias: softness.bias_rate * (value - at),
                 softness,
-                bounds: (Real::NEG_INFINITY, Real::INFINITY),
+                bounds,
             };
             self.solve_row(HOLD, a, b, wish);
         }

@@ -10,6 +10,7 @@
 
 use nalgebra::Matrix3;
 
+use super::drive::{OrientationDrive, OrientationDrivePart};
 use super::point::{mass_matrix, PointRow};
 use super::swing::{frame_along, swing_twist, Cone, ConeLimit, Frames};
 use super::{impulses, Joint, JointFrame, JointSettings, Part, PassContext};
@@ -26,6 +27,8 @@ pub struct BallSettings {
     pub spring: Option<Spring>,
     /// A cone B's axis stays within about A's.
     pub cone: Option<ConeLimit>,
+    /// A drive towards an orientation of B relative to A (`q_b = q_a target`).
+    pub drive: Option<OrientationDrive>,
 }
 
 impulses! {
@@ -35,6 +38,8 @@ impulses! {
         pub point: Vector,
         /// The cone's (N m s).
         pub cone: Real,
+        /// The drive's, about the world axes (N m s).
+        pub drive: Vector,
     }
 }
 
@@ -70,6 +75,8 @@ pub struct BallJoint {
     wish: Vector,
     /// The cone, with the frames its axes are the x axes of.
     cone: Option<(Cone, Frames)>,
+    /// The drive towards an orientation.
+    drive: Option<OrientationDrivePart>,
 }
 
 /// The eigen-axes of `k` (orthonormal) and the effective mass along each (0 where `k` has
@@ -144,6 +151,7 @@ impl BallJoint {
             wanted_impulse: None,
             wish: Vector::zeros(),
             cone: None,
+            drive: None,
         }
     }
 
@@ -267,6 +275,9 @@ impl Part for BallJoint {
         if let Some((cone, _)) = &self.cone {
             cone.warm_start(a, b);
         }
+        if let Some(drive) = &self.drive {
+            drive.warm_start(a, b);
+        }
         let (mut sa, mut sb) = (state_of(a), state_of(b));
         self.warm_start_states(&mut sa, &mut sb);
         (a.v, a.w) = (sa.linear_velocity, sa.angular_velocity);
@@ -278,10 +289,13 @@ impl Part for BallJoint {
         if let Some((cone, _)) = &mut self.cone {
             cone.reset();
         }
+        if let Some(drive) = &mut self.drive {
+            drive.reset();
+        }
     }
 
     fn too_stiff(&self) -> bool {
-        self.too_stiff
+        self.too_stiff || self.drive.as_ref().is_some_and(Part::too_stiff)
     }
 }
 
@@ -315,6 +329,10 @@ impl Joint for BallJoint {
             let cone = Cone::new(&frames, (a, b), half, (None, step.h), carried.cone);
             ball.cone = Some((cone, frames));
         }
+        ball.drive = settings.drive.map(|drive| {
+            let (h, carried) = (step.h, carried.drive);
+            OrientationDrivePart::new(frame, (a, b), frame.rotations, &drive, h, carried)
+        });
         ball
     }
 
@@ -322,8 +340,11 @@ impl Joint for BallJoint {
         self
     }
 
-    /// The cone, then the point.
+    /// The drive, the cone, then the point.
     fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        if let Some(drive) = &mut self.drive {
+            drive.solve(a, b, pass);
+        }
         if let Some((cone, frames)) = &mut self.cone {
             let (f_a, f_b) = frames.now(a, b);
             let (swing, axis, _) = swing_twist(&f_a, &f_b);
@@ -336,6 +357,7 @@ impl Joint for BallJoint {
         BallImpulses {
             point: self.point.impulse,
             cone: self.cone.as_ref().map_or(0.0, |(cone, _)| cone.impulse()),
+            drive: self.drive.map_or(Vector::zeros(), |drive| drive.impulses()),
         }
     }
 

@@ -1,6 +1,7 @@
 //! The fixed joint (weld): the point part and the angular lock. B's anchor stays on A's and
 //! B's orientation relative to A's stays as it was set.
 
+use super::drive::{OrientationDrive, OrientationDrivePart};
 use super::{impulses, AngularLock, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::softness::Spring;
@@ -15,6 +16,9 @@ pub struct FixedSettings {
     pub relative: Quaternion,
     /// A soft weld: a spring on position and orientation instead of rigid rows.
     pub spring: Option<Spring>,
+    /// A drive towards an orientation relative to the held one (`q_b = q_a relative target`),
+    /// in place of holding it rigidly (or by `spring`).
+    pub drive: Option<OrientationDrive>,
 }
 
 impulses! {
@@ -32,8 +36,8 @@ impulses! {
 pub struct FixedJoint {
     /// The point part.
     pub point: BallJoint,
-    /// The angular lock.
-    lock: AngularLock,
+    /// The angular lock, or the drive that takes its place.
+    lock: Result<AngularLock, OrientationDrivePart>,
 }
 
 impl Joint for FixedJoint {
@@ -50,25 +54,57 @@ impl Joint for FixedJoint {
         let spring = settings.spring;
         let point = BallJoint::new(frame, a, b, spring, &step.joint, step.h, carried.point);
         let (relative, start) = (settings.relative, frame.rotations);
-        let soft = (spring.as_ref(), step.h);
-        let lock = AngularLock::new((a, b), relative, start, soft, carried.angular);
+        let lock = match &settings.drive {
+            None => {
+                let soft = (spring.as_ref(), step.h);
+                Ok(AngularLock::new(
+                    (a, b),
+                    relative,
+                    start,
+                    soft,
+                    carried.angular,
+                ))
+            }
+            Some(drive) => {
+                let frames = (start.0 * relative, start.1);
+                let (h, carried) = (step.h, carried.angular);
+                Err(OrientationDrivePart::new(
+                    frame,
+                    (a, b),
+                    frames,
+                    drive,
+                    h,
+                    carried,
+                ))
+            }
+        };
         FixedJoint { point, lock }
     }
 
     fn parts(&mut self) -> impl Part + '_ {
-        (&mut self.point, &mut self.lock)
+        let (lock, drive) = match &mut self.lock {
+            Ok(lock) => (Some(lock), None),
+            Err(drive) => (None, Some(drive)),
+        };
+        (&mut self.point, (lock, drive))
     }
 
     /// The orientation, then the point.
     fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
-        self.lock.solve(a, b, pass);
+        match &mut self.lock {
+            Ok(lock) => lock.solve(a, b, pass),
+            Err(drive) => drive.solve(a, b, pass),
+        }
         self.point.solve_motions(a, b, pass.use_bias, 0.0);
     }
 
     fn impulses(&self) -> FixedImpulses {
         FixedImpulses {
             point: self.point.impulse(),
-            angular: self.lock.impulses(),
+            angular: match &self.lock {
+                Ok(lock) => lock.impulses(),
+                Err(drive) => drive.impulses(),
+            },
         }
     }
 

@@ -11,6 +11,7 @@
 
 use super::angular::angular_row;
 use super::axis::{AxisPart, AxisSettings, Hold};
+use super::drive::{drive_part, turned_inertia, wrapped, Drive};
 use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
@@ -34,6 +35,8 @@ pub struct HingeSettings {
     pub motor: Option<(Real, Real)>,
     /// A soft hinge: this spring instead of rigid point and alignment rows.
     pub spring: Option<Spring>,
+    /// A drive towards an angle (rad).
+    pub drive: Option<Drive>,
 }
 
 impulses! {
@@ -49,6 +52,8 @@ impulses! {
         pub upper: Real,
         /// The motor's.
         pub motor: Real,
+        /// The drive's (N m s).
+        pub drive: Real,
     }
 }
 
@@ -70,6 +75,8 @@ pub struct HingeJoint {
     align: [AxisPart; 2],
     /// The hinge angle: its limits and motor.
     angle: AxisPart,
+    /// The drive towards an angle, and that angle.
+    drive: Option<(AxisPart, Real)>,
     axes: Axes,
 }
 
@@ -116,23 +123,35 @@ impl Joint for HingeJoint {
                 limits: settings.limits,
                 motor: settings.motor,
                 limit_spring: None,
+                hold_cap: None,
             },
             [0.0, carried.lower, carried.upper, carried.motor],
         );
+        let drive = settings.drive.map(|drive| {
+            let row = angular_row(&axes.axis_a, a, b);
+            let turned = turned_inertia(frame, (a, b), &axes.axis_a, true);
+            let spring = (&drive.spring, turned, drive.max_force);
+            (drive_part(row, spring, step.h, carried.drive), drive.target)
+        });
         HingeJoint {
             point,
             align,
             angle,
+            drive,
             axes,
         }
     }
 
     fn parts(&mut self) -> impl Part + '_ {
-        (&mut self.point, &mut self.align, &mut self.angle)
+        (
+            &mut self.point,
+            (&mut self.align, &mut self.angle),
+            self.drive.as_mut().map(|(part, _)| part),
+        )
     }
 
-    /// The angle's motor and limits first, so that alignment and the point have the last
-    /// word.
+    /// The angle's drive, motor and limits first, so that alignment and the point have the
+    /// last word.
     fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
         let s = &self.axes;
         let axis_a = a.delta_rotation * s.axis_a;
@@ -142,6 +161,10 @@ impl Joint for HingeJoint {
             &(a.delta_rotation * s.reference_a),
             &(b.delta_rotation * s.reference_b),
         );
+        if let Some((drive, target)) = &mut self.drive {
+            drive.aim(angular_row(&axis_a, a, b));
+            drive.solve(a, b, wrapped(angle - *target), pass);
+        }
         self.angle.aim(angular_row(&axis_a, a, b));
         self.angle.solve(a, b, angle, pass);
         let error = axis_a.cross(&axis_b);
@@ -160,6 +183,7 @@ impl Joint for HingeJoint {
             lower,
             upper,
             motor,
+            drive: self.drive.map_or(0.0, |(part, _)| part.total()),
         }
     }
 

@@ -8,6 +8,7 @@
 
 use super::angular::AngularLock;
 use super::axis::{AxisPart, AxisSettings, Hold};
+use super::drive::{drive_part, turned_inertia, Drive};
 use super::{impulses, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
@@ -29,6 +30,8 @@ pub struct SliderSettings {
     pub motor: Option<(Real, Real)>,
     /// A soft slider: this spring instead of rigid angular and across-axis rows.
     pub spring: Option<Spring>,
+    /// A drive towards a travel (m).
+    pub drive: Option<Drive>,
 }
 
 impulses! {
@@ -44,6 +47,8 @@ impulses! {
         pub upper: Real,
         /// The motor's.
         pub motor: Real,
+        /// The drive's (N s).
+        pub drive: Real,
     }
 }
 
@@ -56,6 +61,8 @@ pub struct SliderJoint {
     across: [AxisPart; 2],
     /// The travel along the axis: its limits and motor.
     travel: AxisPart,
+    /// The drive towards a travel, and that travel.
+    drive: Option<(AxisPart, Real)>,
     /// The axis in the world at the start of the step.
     axis: Vector,
 }
@@ -96,29 +103,47 @@ impl Joint for SliderJoint {
                 limits: settings.limits,
                 motor: settings.motor,
                 limit_spring: None,
+                hold_cap: None,
             },
             [0.0, carried.lower, carried.upper, carried.motor],
         );
+        let drive = settings.drive.map(|drive| {
+            let turned = turned_inertia(frame, (a, b), &axis, false);
+            let spring = (&drive.spring, turned, drive.max_force);
+            (
+                drive_part(row(&axis), spring, step.h, carried.drive),
+                drive.target,
+            )
+        });
         SliderJoint {
             lock,
             across,
             travel,
+            drive,
             axis,
         }
     }
 
     fn parts(&mut self) -> impl Part + '_ {
-        (&mut self.lock, &mut self.across, &mut self.travel)
+        (
+            &mut self.lock,
+            (&mut self.across, &mut self.travel),
+            self.drive.as_mut().map(|(part, _)| part),
+        )
     }
 
-    /// The travel's motor and limits first, then the orientation and the axis.
+    /// The travel's drive, motor and limits first, then the orientation and the axis.
     fn solve(&mut self, frame: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
         let separation = frame.current_separation(a, b);
         let (r_a, r_b) = frame.current_anchors(a, b);
         let axis = a.delta_rotation * self.axis;
         let lever_a = r_a + separation;
-        self.travel
-            .aim(JointFrame::row(&axis, &lever_a, &r_b, a, b));
+        let along = JointFrame::row(&axis, &lever_a, &r_b, a, b);
+        if let Some((drive, target)) = &mut self.drive {
+            drive.aim(along);
+            drive.solve(a, b, separation.dot(&axis) - *target, pass);
+        }
+        self.travel.aim(along);
         self.travel.solve(a, b, separation.dot(&axis), pass);
         self.lock.solve(a, b, pass);
         for (part, dir) in self.across.iter_mut().zip(tangents(&axis)) {
@@ -135,6 +160,7 @@ impl Joint for SliderJoint {
             lower,
             upper,
             motor,
+            drive: self.drive.map_or(0.0, |(part, _)| part.total()),
         }
     }
 

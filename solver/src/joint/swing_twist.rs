@@ -3,7 +3,7 @@
 //! limits about B's twist axis, soft limits by a spring, and friction torque (the idea of Jolt's
 //! `SwingTwistConstraint`; our own code, with the swing and twist of [`super::swing`]).
 //!
-//! Rows, each pass: the friction (three angular rows about the world axes, a velocity motor to
+//! Rows, each pass: the drive towards an orientation ([`super::OrientationDrive`]), the friction (three angular rows about the world axes, a velocity motor to
 //! zero within the friction torque), the twist limits (about B's twist axis, `C = twist`), the
 //! cone (about the swing axis), then the point, so that the anchors have the last word. The
 //! twist and cone rows keep the axes they have as the step begins (as a contact keeps its
@@ -11,6 +11,7 @@
 
 use super::angular::angular_row;
 use super::axis::{AxisPart, AxisSettings};
+use super::drive::{OrientationDrive, OrientationDrivePart};
 use super::swing::{swing_twist, Cone, Frames};
 use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
@@ -35,6 +36,9 @@ pub struct SwingTwistSettings {
     pub limit_spring: Option<Spring>,
     /// Friction torque against any turn of B relative to A (N m); zero for none.
     pub friction: Real,
+    /// A drive towards an orientation of B's joint frame relative to A's (`f_b = f_a target`;
+    /// identity: the pose the joint was added in).
+    pub drive: Option<OrientationDrive>,
 }
 
 impulses! {
@@ -50,6 +54,8 @@ impulses! {
         pub twist_upper: Real,
         /// The friction's, about the world axes.
         pub friction: Vector,
+        /// The drive's, about the world axes.
+        pub drive: Vector,
     }
 }
 
@@ -60,6 +66,7 @@ pub struct SwingTwistJoint {
     cone: Option<Cone>,
     twist: Option<AxisPart>,
     friction: Option<[AxisPart; 3]>,
+    drive: Option<OrientationDrivePart>,
     frames: Frames,
 }
 
@@ -107,11 +114,16 @@ impl Joint for SwingTwistJoint {
                 AxisPart::new(row, settings, [0.0, 0.0, 0.0, carried.friction[k]])
             })
         });
+        let drive = settings.drive.map(|drive| {
+            let ends = (frames.a, frames.b);
+            OrientationDrivePart::new(frame, (a, b), ends, &drive, h, carried.drive)
+        });
         SwingTwistJoint {
             point,
             cone,
             twist,
             friction,
+            drive,
             frames,
         }
     }
@@ -120,11 +132,14 @@ impl Joint for SwingTwistJoint {
         (
             &mut self.point,
             (&mut self.cone, &mut self.twist),
-            &mut self.friction,
+            (&mut self.friction, &mut self.drive),
         )
     }
 
     fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
+        if let Some(drive) = &mut self.drive {
+            drive.solve(a, b, pass);
+        }
         if let Some(friction) = &mut self.friction {
             for part in friction {
                 part.solve(a, b, 0.0, pass);
@@ -154,6 +169,7 @@ impl Joint for SwingTwistJoint {
             twist_lower,
             twist_upper,
             friction: Vector::from(friction),
+            drive: self.drive.map_or(Vector::zeros(), |drive| drive.impulses()),
         }
     }
 

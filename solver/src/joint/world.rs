@@ -236,6 +236,7 @@ impl Joint for RaySpringJoint {
             limits: Some((settings.min_length, Real::INFINITY)),
             motor: None,
             limit_spring: None,
+            hold_cap: None,
         };
         let carried = [carried.spring, carried.stop, 0.0, 0.0];
         RaySpringJoint {
