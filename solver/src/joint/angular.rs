@@ -52,6 +52,20 @@ impl AngularLock {
         }
     }
 
+    /// The lock of B at `relative` to A by the axis parts `axes` (about the world x, y and z
+    /// axes: a drive's, [`super::OrientationDrive`]); `start` as for [`AngularLock::new`].
+    pub fn of_parts(
+        axes: [AxisPart; 3],
+        relative: Quaternion,
+        start: (Quaternion, Quaternion),
+    ) -> AngularLock {
+        AngularLock {
+            axes,
+            relative,
+            start,
+        }
+    }
+
     /// The accumulated impulses about x, y and z (N m s).
     pub fn impulses(&self) -> Vector {
         Vector::from(self.axes.map(|axis| axis.total()))

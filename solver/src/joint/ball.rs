@@ -10,9 +10,10 @@
 
 use nalgebra::Matrix3;
 
-use super::drive::{OrientationDrive, OrientationDrivePart};
+use super::drive::{orientation_drive, OrientationDrive};
 use super::point::{mass_matrix, PointRow};
 use super::swing::{frame_along, swing_twist, Cone, ConeLimit, Frames};
+use super::AngularLock;
 use super::{impulses, Joint, JointFrame, JointSettings, Part, PassContext};
 use crate::body::{BodyState, Motion};
 use crate::softness::{Softness, Spring, SpringCache, SpringSoftness};
@@ -76,7 +77,7 @@ pub struct BallJoint {
     /// The cone, with the frames its axes are the x axes of.
     cone: Option<(Cone, Frames)>,
     /// The drive towards an orientation.
-    drive: Option<OrientationDrivePart>,
+    drive: Option<AngularLock>,
 }
 
 /// The eigen-axes of `k` (orthonormal) and the effective mass along each (0 where `k` has
@@ -331,7 +332,7 @@ impl Joint for BallJoint {
         }
         ball.drive = settings.drive.map(|drive| {
             let (h, carried) = (step.h, carried.drive);
-            OrientationDrivePart::new(frame, (a, b), frame.rotations, &drive, h, carried)
+            orientation_drive(frame, (a, b), frame.rotations, &drive, h, carried)
         });
         ball
     }

@@ -15,7 +15,7 @@
 
 use super::axis::{AxisPart, AxisSettings, Hold};
 use super::point::symmetric_inverse;
-use super::{JointFrame, Part, PassContext};
+use super::{AngularLock, JointFrame};
 use crate::body::Motion;
 use crate::row::Row;
 use crate::softness::{referring_to, Spring};
@@ -116,74 +116,30 @@ pub(super) fn wrapped(angle: Real) -> Real {
     }
 }
 
-/// An orientation drive prepared for a step: three axis parts about the world axes.
-#[derive(Clone, Copy, Debug)]
-pub struct OrientationDrivePart {
-    axes: [AxisPart; 3],
-    /// `f_b` to reach relative to `f_a`.
-    target: Quaternion,
-    /// The frames the target relates, in the world at the start of the step.
+/// An orientation drive prepared for a step: an angular lock whose three axis parts are
+/// capped springs, holding `f_b` (the second of `frames`, world, at the start of the step) at
+/// `f_a target`, between the ends of `frame`, at substep `h`, carrying last step's impulses
+/// (about the world axes).
+pub fn orientation_drive(
+    frame: &JointFrame,
+    (a, b): (&Motion, &Motion),
     frames: (Quaternion, Quaternion),
-}
-
-impl OrientationDrivePart {
-    /// The drive of `f_b` (the second of `frames`, world, at the start of the step) towards
-    /// `f_a target`, between the ends of `frame`, at substep `h`, carrying last step's
-    /// impulses (about the world axes).
-    pub fn new(
-        frame: &JointFrame,
-        (a, b): (&Motion, &Motion),
-        frames: (Quaternion, Quaternion),
-        drive: &OrientationDrive,
-        h: Real,
-        impulses: Vector,
-    ) -> OrientationDrivePart {
-        let axes = [0, 1, 2].map(|k| {
-            let dir = Vector::ith(k, 1.0);
-            let row = Row::new(Vector::zeros(), -dir, dir, a, b);
-            let turned = turned_inertia(frame, (a, b), &dir, true);
-            drive_part(
-                row,
-                (&drive.spring, turned, drive.max_torque),
-                h,
-                impulses[k],
-            )
-        });
-        OrientationDrivePart {
-            axes,
-            target: drive.target,
-            frames,
-        }
-    }
-
-    /// The accumulated impulses about the world axes (N m s).
-    pub fn impulses(&self) -> Vector {
-        Vector::from(self.axes.map(|axis| axis.total()))
-    }
-
-    /// One iteration.
-    pub fn solve(&mut self, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
-        let f_a = a.delta_rotation * self.frames.0;
-        let f_b = b.delta_rotation * self.frames.1;
-        let error = (f_b * (f_a * self.target).inverse()).scaled_axis();
-        for (k, axis) in self.axes.iter_mut().enumerate() {
-            axis.solve(a, b, error[k], pass);
-        }
-    }
-}
-
-impl Part for OrientationDrivePart {
-    fn warm_start(&self, a: &mut Motion, b: &mut Motion) {
-        self.axes.warm_start(a, b);
-    }
-
-    fn reset(&mut self) {
-        self.axes.reset();
-    }
-
-    fn too_stiff(&self) -> bool {
-        self.axes.too_stiff()
-    }
+    drive: &OrientationDrive,
+    h: Real,
+    impulses: Vector,
+) -> AngularLock {
+    let axes = [0, 1, 2].map(|k| {
+        let dir = Vector::ith(k, 1.0);
+        let row = Row::new(Vector::zeros(), -dir, dir, a, b);
+        let turned = turned_inertia(frame, (a, b), &dir, true);
+        drive_part(
+            row,
+            (&drive.spring, turned, drive.max_torque),
+            h,
+            impulses[k],
+        )
+    });
+    AngularLock::of_parts(axes, drive.target, frames)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The fixed joint (weld): the point part and the angular lock. B's anchor stays on A's and
 //! B's orientation relative to A's stays as it was set.
 
-use super::drive::{OrientationDrive, OrientationDrivePart};
+use super::drive::{orientation_drive, OrientationDrive};
 use super::{impulses, AngularLock, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::softness::Spring;
@@ -36,8 +36,8 @@ impulses! {
 pub struct FixedJoint {
     /// The point part.
     pub point: BallJoint,
-    /// The angular lock, or the drive that takes its place.
-    lock: Result<AngularLock, OrientationDrivePart>,
+    /// The angular lock: rigid, a spring, or the drive.
+    lock: AngularLock,
 }
 
 impl Joint for FixedJoint {
@@ -57,54 +57,31 @@ impl Joint for FixedJoint {
         let lock = match &settings.drive {
             None => {
                 let soft = (spring.as_ref(), step.h);
-                Ok(AngularLock::new(
-                    (a, b),
-                    relative,
-                    start,
-                    soft,
-                    carried.angular,
-                ))
+                AngularLock::new((a, b), relative, start, soft, carried.angular)
             }
             Some(drive) => {
                 let frames = (start.0 * relative, start.1);
                 let (h, carried) = (step.h, carried.angular);
-                Err(OrientationDrivePart::new(
-                    frame,
-                    (a, b),
-                    frames,
-                    drive,
-                    h,
-                    carried,
-                ))
+                orientation_drive(frame, (a, b), frames, drive, h, carried)
             }
         };
         FixedJoint { point, lock }
     }
 
     fn parts(&mut self) -> impl Part + '_ {
-        let (lock, drive) = match &mut self.lock {
-            Ok(lock) => (Some(lock), None),
-            Err(drive) => (None, Some(drive)),
-        };
-        (&mut self.point, (lock, drive))
+        (&mut self.point, &mut self.lock)
     }
 
     /// The orientation, then the point.
     fn solve(&mut self, _: &JointFrame, a: &mut Motion, b: &mut Motion, pass: &PassContext) {
-        match &mut self.lock {
-            Ok(lock) => lock.solve(a, b, pass),
-            Err(drive) => drive.solve(a, b, pass),
-        }
+        self.lock.solve(a, b, pass);
         self.point.solve_motions(a, b, pass.use_bias, 0.0);
     }
 
     fn impulses(&self) -> FixedImpulses {
         FixedImpulses {
             point: self.point.impulse(),
-            angular: match &self.lock {
-                Ok(lock) => lock.impulses(),
-                Err(drive) => drive.impulses(),
-            },
+            angular: self.lock.impulses(),
         }
     }
 

@@ -59,7 +59,7 @@ pub(crate) use bundles::pass_avx2 as joint_pass_avx2;
 pub(crate) use bundles::{pass as joint_pass, JointBundles, JointPass, Lists as JointListsOf};
 pub(crate) use chain::Chains;
 pub use distance::{DistanceImpulses, DistanceJoint, DistanceSettings};
-pub use drive::{turned_inertia, Drive, OrientationDrive, OrientationDrivePart};
+pub use drive::{orientation_drive, turned_inertia, Drive, OrientationDrive};
 pub use ends::Ends;
 pub use fixed::{FixedImpulses, FixedJoint, FixedSettings};
 pub use hinge::{hinge_angle, HingeImpulses, HingeJoint, HingeSettings};

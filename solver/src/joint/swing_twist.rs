@@ -11,8 +11,9 @@
 
 use super::angular::angular_row;
 use super::axis::{AxisPart, AxisSettings};
-use super::drive::{OrientationDrive, OrientationDrivePart};
+use super::drive::{orientation_drive, OrientationDrive};
 use super::swing::{swing_twist, Cone, Frames};
+use super::AngularLock;
 use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::softness::{Spring, SpringSoftness};
@@ -66,7 +67,7 @@ pub struct SwingTwistJoint {
     cone: Option<Cone>,
     twist: Option<AxisPart>,
     friction: Option<[AxisPart; 3]>,
-    drive: Option<OrientationDrivePart>,
+    drive: Option<AngularLock>,
     frames: Frames,
 }
 
@@ -116,7 +117,7 @@ impl Joint for SwingTwistJoint {
         });
         let drive = settings.drive.map(|drive| {
             let ends = (frames.a, frames.b);
-            OrientationDrivePart::new(frame, (a, b), ends, &drive, h, carried.drive)
+            orientation_drive(frame, (a, b), ends, &drive, h, carried.drive)
         });
         SwingTwistJoint {
             point,
