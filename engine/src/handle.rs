@@ -51,6 +51,7 @@ handle!(BodyHandle);
 handle!(ColliderHandle);
 handle!(crate::joint::JointHandle);
 handle!(crate::vehicle::VehicleHandle);
+handle!(crate::ragdoll::RagdollHandle);
 
 /// A new world id: never 0, never the same twice in a process (until 2^32 worlds).
 pub(crate) fn new_world_id() -> u32 {

@@ -806,7 +806,7 @@ fn check_half_angles(what: &'static str, angles: &[Real]) -> Result<(), Error> {
 
 /// The joint frame whose x axis is `x` and whose y axis is `y` made square to it, if they are
 /// finite, not zero and not parallel.
-fn frame_of(x: &Vector<Real>, y: &Vector<Real>) -> Option<Rotation<Real>> {
+pub(crate) fn frame_of(x: &Vector<Real>, y: &Vector<Real>) -> Option<Rotation<Real>> {
     let x = x.try_normalize(1.0e-6)?;
     let y = (y - x * x.dot(y)).try_normalize(1.0e-6)?;
     let z = x.cross(&y);

@@ -32,6 +32,7 @@ mod joint;
 pub mod limits;
 mod pd;
 mod query;
+pub mod ragdoll;
 pub mod settings;
 mod sleep;
 pub mod vehicle;
@@ -48,6 +49,7 @@ pub use joint::{
     OrientationDrive, RaySpringSettings, SliderSettings, SwingTwistSettings, UprightSettings,
 };
 pub use query::{PointProjection, QueryFilter, RayHitInfo, ShapeContact, ShapeHitInfo};
+pub use ragdoll::{Ragdoll, RagdollBuilder, RagdollHandle, RagdollJoint, RagdollPart, RagdollPose};
 pub use sleep::SleepSettings;
 pub use sprung_collision as collision;
 pub use sprung_solver as solver;

@@ -34,6 +34,7 @@ use crate::handle::{Arena, BodyHandle, ColliderHandle};
 use crate::integrate;
 use crate::joint::{FixedSettings, Joint, JointBuilder, JointHandle, JointKind, SliderSettings};
 use crate::limits;
+use crate::ragdoll::{Ragdoll, RagdollHandle};
 use crate::sleep::{Islands, SleepSettings};
 use crate::vehicle::{Vehicle, VehicleHandle};
 
@@ -47,6 +48,7 @@ mod joints;
 mod obstacles;
 mod quarantine;
 mod queries;
+mod ragdolls;
 mod rows;
 mod sleeping;
 #[cfg(feature = "serde")]
@@ -169,6 +171,8 @@ pub struct World {
     ray_springs: usize,
     /// The vehicles (`crate::vehicle`): their wheels are rows of the solve.
     vehicles: Arena<Vehicle, VehicleHandle>,
+    /// The ragdolls (`crate::ragdoll`): their bodies and joints, by part.
+    ragdolls: Arena<Ragdoll, RagdollHandle>,
     /// The static body that world joints (attachments, uprights, motors) hold on to: created
     /// with the first of them, fixed at the origin, without colliders.
     world_anchor: Option<BodyHandle>,
@@ -241,6 +245,7 @@ impl World {
             joints: Arena::new(id),
             ray_springs: 0,
             vehicles: Arena::new(id),
+            ragdolls: Arena::new(id),
             world_anchor: None,
             no_collide: HashMap::new(),
             excluded: HashSet::new(),
@@ -554,6 +559,16 @@ impl World {
             .collect();
         for joint in attached {
             self.remove_joint(joint)?;
+        }
+        // A ragdoll without one of its bodies is a ragdoll no more (its other bodies stay).
+        let ragdolls = self
+            .ragdolls
+            .iter()
+            .filter(|(_, r)| r.bodies.contains(&handle));
+        let ragdolls: Vec<u32> = ragdolls.map(|(index, _)| index).collect();
+        for index in ragdolls {
+            let ragdoll = self.ragdolls.handle(index);
+            self.ragdolls.remove(ragdoll);
         }
         let vehicles = self.vehicles.iter().filter(|(_, v)| v.chassis == handle);
         let vehicles: Vec<u32> = vehicles.map(|(index, _)| index).collect();

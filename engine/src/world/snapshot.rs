@@ -29,7 +29,7 @@ use crate::world::hash::StateHasher;
 /// The first bytes of every snapshot.
 const MAGIC: [u8; 8] = *b"sprungSN";
 /// The format this build writes and reads. Raise it whenever what is saved changes.
-pub const SNAPSHOT_VERSION: u32 = 17;
+pub const SNAPSHOT_VERSION: u32 = 18;
 /// Magic, version, payload length, checksum.
 const HEADER: usize = 8 + 4 + 8 + 8;
 
@@ -43,6 +43,7 @@ struct SavedRef<'w> {
     colliders: &'w Arena<Collider, ColliderHandle>,
     joints: &'w Arena<Joint, JointHandle>,
     vehicles: &'w Arena<Vehicle, VehicleHandle>,
+    ragdolls: &'w Arena<Ragdoll, RagdollHandle>,
     world_anchor: &'w Option<BodyHandle>,
     /// Sorted: a hash map's order is not the world's.
     no_collide: Vec<((u32, u32), u32)>,
@@ -62,6 +63,7 @@ struct Saved {
     colliders: Arena<Collider, ColliderHandle>,
     joints: Arena<Joint, JointHandle>,
     vehicles: Arena<Vehicle, VehicleHandle>,
+    ragdolls: Arena<Ragdoll, RagdollHandle>,
     world_anchor: Option<BodyHandle>,
     no_collide: Vec<((u32, u32), u32)>,
     excluded: Vec<(u32, u32)>,
@@ -109,6 +111,7 @@ impl World {
             colliders: &self.colliders,
             joints: &self.joints,
             vehicles: &self.vehicles,
+            ragdolls: &self.ragdolls,
             world_anchor: &self.world_anchor,
             no_collide,
             excluded,
@@ -175,6 +178,7 @@ impl World {
             .filter(|kind| matches!(kind, JointKind::RaySpring(_)))
             .count();
         world.vehicles = saved.vehicles;
+        world.ragdolls = saved.ragdolls;
         world.world_anchor = saved.world_anchor;
         world.no_collide = saved.no_collide.into_iter().collect();
         world.excluded = saved.excluded.into_iter().collect();
@@ -199,11 +203,17 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
     let arenas = s.bodies.is_consistent()
         && s.colliders.is_consistent()
         && s.joints.is_consistent()
-        && s.vehicles.is_consistent();
+        && s.vehicles.is_consistent()
+        && s.ragdolls.is_consistent();
     if !arenas {
         return Err("slot bookkeeping");
     }
-    let worlds = [s.colliders.world(), s.joints.world(), s.vehicles.world()];
+    let worlds = [
+        s.colliders.world(),
+        s.joints.world(),
+        s.vehicles.world(),
+        s.ragdolls.world(),
+    ];
     if worlds.iter().any(|&w| w != world) {
         return Err("world ids");
     }
@@ -259,6 +269,18 @@ fn validate(s: &Saved) -> Result<(), &'static str> {
             return Err("a vehicle's chassis");
         }
         vehicle.check().map_err(|_| "a vehicle's values")?;
+    }
+    for (_, ragdoll) in s.ragdolls.iter() {
+        let parts = ragdoll.parts.len();
+        let bodies = ragdoll.bodies.iter().all(|&b| s.bodies.get(b).is_some());
+        let joints = ragdoll
+            .joints
+            .iter()
+            .flatten()
+            .all(|&j| s.joints.get(j).is_some());
+        if ragdoll.bodies.len() != parts || ragdoll.joints.len() != parts || !bodies || !joints {
+            return Err("a ragdoll's bodies or joints");
+        }
     }
     if let Some(anchor) = s.world_anchor {
         if s.bodies.get(anchor).map(|b| b.kind) != Some(BodyKind::Static) {
