@@ -123,12 +123,23 @@ fn levels(u: &mut Unstructured) -> Result<()> {
         plausible(u)?.abs() * 0.01
     };
     // The region a caller gives: the swept box, over a finite reach.
-    let reach = if max_t.is_finite() { max_t.min(1e3) } else { 1e3 };
+    let reach = if max_t.is_finite() {
+        max_t.min(1e3)
+    } else {
+        1e3
+    };
     let end = motion.pose_at(reach);
-    let region = a.aabb(&pose_a).merged(&a.aabb(&end)).loosened(target.abs().min(1e3));
+    let region = a
+        .aabb(&pose_a)
+        .merged(&a.aabb(&end))
+        .loosened(target.abs().min(1e3));
     let what = || format!("{ra:?} at {pose_a:?} v {velocity:?} / {rb:?} at {pose_b:?}");
     if let Some(t) = level::cast(&a, &motion, max_t, target, &b, &pose_b, &region) {
-        assert!(finite(t.t) && t.t >= 0.0 && t.t <= max_t, "{}: {t:?}", what());
+        assert!(
+            finite(t.t) && t.t >= 0.0 && t.t <= max_t,
+            "{}: {t:?}",
+            what()
+        );
         assert!(
             finite_vector(&t.normal) && finite_point(&t.point_a) && finite_point(&t.point_b),
             "{}: {t:?}",
@@ -145,7 +156,11 @@ fn levels(u: &mut Unstructured) -> Result<()> {
             "{}: {c:?}",
             what()
         );
-        assert!(c.separation <= margin * (1.0 + 1e-5) + 1e-5, "{}: {c:?}", what());
+        assert!(
+            c.separation <= margin * (1.0 + 1e-5) + 1e-5,
+            "{}: {c:?}",
+            what()
+        );
     });
     Ok(())
 }

@@ -7,9 +7,11 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use sprung::math::{Point, Vector};
+use sprung::math::{Isometry, Point, UnitQuaternion, Vector};
 use sprung::vehicle::{VehicleBuilder, VehicleInput};
-use sprung::{ColliderBuilder, JointBuilder, RigidBodyBuilder, Spring, World};
+use sprung::{
+    ColliderBuilder, JointBuilder, RagdollBuilder, RagdollPose, RigidBodyBuilder, Spring, World,
+};
 
 /// A small world with most of what a snapshot holds, stepped until some of it sleeps.
 fn payload() -> &'static [u8] {
@@ -43,7 +45,11 @@ fn payload() -> &'static [u8] {
             )
             .unwrap();
         world
-            .add_joint(JointBuilder::ball(Point::origin(), Point::new(-1.2, 0.0, 0.0)), cubes[2], cubes[3])
+            .add_joint(
+                JointBuilder::ball(Point::origin(), Point::new(-1.2, 0.0, 0.0)),
+                cubes[2],
+                cubes[3],
+            )
             .unwrap();
         // A car on the move: its wheels' state, drive train and input are in the payload.
         let at = Vector::new(0.0, 0.75, 6.0);
@@ -51,7 +57,10 @@ fn payload() -> &'static [u8] {
             .add_body(RigidBodyBuilder::dynamic().translation(at))
             .unwrap();
         world
-            .add_collider(ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(390.0), chassis)
+            .add_collider(
+                ColliderBuilder::cuboid(2.0, 0.3, 0.8).density(390.0),
+                chassis,
+            )
             .unwrap();
         let car = world.add_vehicle(VehicleBuilder::car(chassis)).unwrap();
         let input = VehicleInput {
@@ -60,6 +69,15 @@ fn payload() -> &'static [u8] {
             ..VehicleInput::default()
         };
         world.set_vehicle_input(car, input).unwrap();
+        // A ragdoll driven towards a pose: its swing-twist joints, hinges, drives and the
+        // ragdoll's record are in the payload.
+        let at = Isometry::translation(-6.0, 0.5, 0.0);
+        let ragdoll = world.add_ragdoll(&RagdollBuilder::humanoid(), at).unwrap();
+        let mut pose = RagdollPose::bind(15);
+        pose.targets[3] = UnitQuaternion::from_scaled_axis(Vector::x() * -0.5);
+        world
+            .drive_ragdoll(ragdoll, Some((&pose, spring, 100.0)))
+            .unwrap();
         for _ in 0..60 {
             world.step(1.0 / 60.0).unwrap();
         }

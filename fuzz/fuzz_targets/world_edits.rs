@@ -7,12 +7,12 @@
 
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use sprung::math::{Isometry, Point, Vector};
-use sprung::{
-    BodyHandle, ColliderBuilder, ColliderHandle, JointBuilder, JointHandle, RigidBodyBuilder,
-    SolverSettings, Spring, World,
-};
+use sprung::math::{Isometry, Point, UnitQuaternion, Vector};
 use sprung::vehicle::{VehicleBuilder, VehicleHandle, VehicleInput, WheelCast};
+use sprung::{
+    BodyHandle, ColliderBuilder, ColliderHandle, JointBuilder, JointHandle, RagdollBuilder,
+    RagdollPose, RigidBodyBuilder, SolverSettings, Spring, World,
+};
 use sprung_collision_fuzz::{number, plausible, vector};
 
 fn pick<T: Copy>(u: &mut Unstructured, list: &[T]) -> Result<Option<T>> {
@@ -47,7 +47,7 @@ fn run(u: &mut Unstructured) -> Result<()> {
     let mut vehicles: Vec<VehicleHandle> = Vec::new();
     let edits = u.int_in_range(1..=64)?;
     for _ in 0..edits {
-        match u.choose_index(14)? {
+        match u.choose_index(15)? {
             0 | 1 => {
                 let builder = match u.choose_index(3)? {
                     0 => RigidBodyBuilder::dynamic(),
@@ -92,13 +92,28 @@ fn run(u: &mut Unstructured) -> Result<()> {
                     hertz: number(u)?,
                     damping_ratio: value(u)?,
                 };
-                let builder = match u.choose_index(5)? {
+                let turn = UnitQuaternion::from_scaled_axis(vector(u)?);
+                let builder = match u.choose_index(8)? {
                     0 => JointBuilder::ball(Point::origin(), p),
                     1 => JointBuilder::distance(Point::origin(), p, value(u)?).spring(spring),
                     2 => JointBuilder::hinge(Point::origin(), p, vector(u)?, vector(u)?)
-                        .motor(value(u)?, number(u)?),
+                        .motor(value(u)?, number(u)?)
+                        .drive(value(u)?, spring, number(u)?),
                     3 => JointBuilder::ray_spring(p, vector(u)?, value(u)?, value(u)?, spring)
                         .limits(value(u)?, value(u)?),
+                    4 => JointBuilder::swing_twist(Point::origin(), p, vector(u)?, vector(u)?)
+                        .swing_limits(value(u)?, value(u)?)
+                        .twist_limits(value(u)?, value(u)?)
+                        .friction(number(u)?)
+                        .orientation_drive(turn, spring, number(u)?),
+                    5 => JointBuilder::ball(Point::origin(), p)
+                        .cone_limit(vector(u)?, value(u)?)
+                        .orientation_drive(turn, spring, number(u)?),
+                    6 => JointBuilder::fixed(Point::origin(), p).orientation_drive(
+                        turn,
+                        spring,
+                        number(u)?,
+                    ),
                     _ => JointBuilder::attachment(Point::origin(), p, spring, number(u)?),
                 };
                 let made = if u.arbitrary()? {
@@ -178,6 +193,27 @@ fn run(u: &mut Unstructured) -> Result<()> {
                     vehicles.push(v);
                 }
             }
+            13 => {
+                let builder = RagdollBuilder::humanoid()
+                    .stabilise(u.arbitrary()?)
+                    .joint_friction(number(u)?.abs());
+                let at = Isometry::new(small_vector(u)?, vector(u)?);
+                if let Ok(r) = world.add_ragdoll(&builder, at) {
+                    let pose = RagdollPose {
+                        targets: (0..15)
+                            .map(|_| Ok(UnitQuaternion::from_scaled_axis(vector(u)?)))
+                            .collect::<Result<_>>()?,
+                    };
+                    let spring = Spring::Frequency {
+                        hertz: number(u)?,
+                        damping_ratio: value(u)?,
+                    };
+                    let _ = world.drive_ragdoll(r, Some((&pose, spring, number(u)?)));
+                    if u.arbitrary()? {
+                        let _ = world.remove_ragdoll(r);
+                    }
+                }
+            }
             12 => {
                 if let Some(v) = pick(u, &vehicles)? {
                     if u.ratio(1, 5)? {
@@ -194,7 +230,11 @@ fn run(u: &mut Unstructured) -> Result<()> {
                 }
             }
             _ => {
-                let dt = if u.ratio(1, 4)? { number(u)? } else { 1.0 / 60.0 };
+                let dt = if u.ratio(1, 4)? {
+                    number(u)?
+                } else {
+                    1.0 / 60.0
+                };
                 for _ in 0..u.int_in_range(1..=4)? {
                     let _ = world.step(dt);
                 }
@@ -220,18 +260,33 @@ fn check(world: &World, colliders: &[ColliderHandle]) {
     }
     for &c in colliders {
         if let Some(collider) = world.collider(c) {
-            assert!(world.body(collider.body()).is_some(), "a collider outlived its body");
+            assert!(
+                world.body(collider.body()).is_some(),
+                "a collider outlived its body"
+            );
         }
     }
     for (a, b, _) in world.contacts() {
         assert!(world.collider(a).is_some() && world.collider(b).is_some());
     }
     for (_, vehicle) in world.vehicles() {
-        assert!(world.body(vehicle.chassis()).is_some(), "a vehicle outlived its chassis");
+        assert!(
+            world.body(vehicle.chassis()).is_some(),
+            "a vehicle outlived its chassis"
+        );
         for wheel in vehicle.wheels() {
             let s = wheel.state;
-            let values = [s.spin, s.rotation, s.load, s.suspension_length, s.drive_torque];
-            assert!(values.iter().all(|x| x.is_finite()), "non-finite wheel: {s:?}");
+            let values = [
+                s.spin,
+                s.rotation,
+                s.load,
+                s.suspension_length,
+                s.drive_torque,
+            ];
+            assert!(
+                values.iter().all(|x| x.is_finite()),
+                "non-finite wheel: {s:?}"
+            );
         }
     }
 }
