@@ -19,6 +19,6 @@ pub mod scenes;
 pub mod spring_plot;
 
 pub use scenes::{
-    catalogue, find, find_any, Check, Crowd, Fleet, Lap, Scene, SceneSpec, Steer, SHOWCASE,
-    VEHICLES,
+    catalogue, find, find_any, worst_joints, Check, Crowd, Fleet, Lap, Scene, SceneSpec, Steer,
+    RAGDOLLS, SHOWCASE, VEHICLES,
 };

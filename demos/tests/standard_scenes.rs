@@ -106,6 +106,7 @@ fn the_catalogue_follows_scenes_md() {
             "joint_grid100",
             "character",
             "vehicles",
+            "ragdolls",
         ]
     );
     let steps = |name| find(name).unwrap().steps;

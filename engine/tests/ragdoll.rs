@@ -51,19 +51,22 @@ fn worst_joint(world: &World, ragdoll: RagdollHandle) -> (Real, Real) {
     (apart, past)
 }
 
-/// Dropped from 2 m (its feet 2 m up): every step its joints within 5 mm and 2 degrees, every
-/// body finite; asleep within 5 s.
-fn drop(builder: &RagdollBuilder) -> (Real, Real, Real) {
+/// Dropped from 2 m in `turn` (its frame 2 m up, plus `lift`): every step its joints within
+/// `apart` (m) and `past` (degrees), every body finite; asleep within 5 s.
+fn drop(
+    builder: &RagdollBuilder,
+    turn: UnitQuaternion<Real>,
+    lift: Real,
+    (apart, past): (Real, Real),
+) -> Real {
     let mut world = ground();
-    let at = Isometry::translation(0.0, 2.0, 0.0);
+    let at = Isometry::from_parts(Translation::new(0.0, 2.0 + lift, 0.0), turn);
     let ragdoll = world.add_ragdoll(builder, at).unwrap();
-    let (mut apart, mut past): (Real, Real) = (0.0, 0.0);
     for step in 1..=300 {
         world.step(DT).unwrap();
         let (a, p) = worst_joint(&world, ragdoll);
-        (apart, past) = (apart.max(a), past.max(p));
-        assert!(a < 0.005, "step {step}: joint {a} m apart");
-        assert!(p < 2.0, "step {step}: limit passed by {p} deg");
+        assert!(a < apart, "step {step}: joint {a} m apart");
+        assert!(p < past, "step {step}: limit passed by {p} deg");
         let bodies = world.ragdoll(ragdoll).unwrap().bodies();
         for &b in bodies {
             let body = world.body(b).unwrap();
@@ -71,26 +74,39 @@ fn drop(builder: &RagdollBuilder) -> (Real, Real, Real) {
             assert!(!body.is_quarantined(), "step {step}");
         }
         if bodies.iter().all(|&b| world.body(b).unwrap().is_sleeping()) {
-            return (apart, past, step as Real * DT);
+            return step as Real * DT;
         }
     }
-    panic!("awake after 5 s ({apart} m, {past} deg)");
+    panic!("awake after 5 s");
 }
 
-/// The issue's target, not met yet: feet first from 2 m, the ankles stretch 3.7 cm and their
-/// cones give way by 28 degrees for a few steps as the body's weight comes down through the
-/// light feet (lying flat: 1.0 cm, 0.3 degrees, asleep at 2.1 s). Run with `--ignored`.
+/// Lying on its back (as a body falls from a ledge), 2 m above the ground.
+fn lying() -> UnitQuaternion<Real> {
+    UnitQuaternion::from_axis_angle(&Vector::x_axis(), -90f32.to_radians())
+}
+
 #[test]
-#[ignore = "ragdoll impacts stretch joints past 5 mm (issue 46)"]
 fn a_dropped_ragdoll_holds_its_joints_and_sleeps() {
-    let (apart, past, asleep) = drop(&RagdollBuilder::humanoid());
-    assert!(asleep <= 5.0, "{apart} {past} {asleep}");
+    let asleep = drop(&RagdollBuilder::humanoid(), lying(), 0.16, (0.005, 2.0));
+    assert!(asleep <= 5.0);
 }
 
 #[test]
-#[ignore = "ragdoll impacts stretch joints past 5 mm (issue 46)"]
 fn without_stabilisation_and_at_40_to_1_it_holds_too() {
-    drop(&RagdollBuilder::humanoid().stabilise(false));
+    let builder = RagdollBuilder::humanoid().stabilise(false);
+    drop(&builder, lying(), 0.16, (0.005, 2.0));
+}
+
+/// Not met yet: feet first, the body's weight comes down through the light feet, and the
+/// ankles part by 5.4 mm and pass their cones by 6.8 degrees for a step or two; tilted 60
+/// degrees, 2.5 mm and 2.1 degrees. Run with `--ignored`.
+#[test]
+#[ignore = "feet-first and tilted drops pass the joints' limits by up to 6.8 deg (issue 46)"]
+fn feet_first_and_tilted_drops_hold_their_joints_too() {
+    let builder = RagdollBuilder::humanoid();
+    drop(&builder, UnitQuaternion::identity(), 0.0, (0.005, 2.0));
+    let tilted = UnitQuaternion::from_euler_angles(-30f32.to_radians(), 0.0, 60f32.to_radians());
+    drop(&builder, tilted, 0.0, (0.005, 2.0));
 }
 
 /// Without stabilisation the humanoid's chest is 40 times a hand's mass or more; stabilised,
@@ -108,12 +124,8 @@ fn stabilisation_holds_each_part_within_twice_its_parent() {
             .mass()
             .mass
     };
-    assert!(
-        mass("chest") / mass("left_hand") >= 40.0,
-        "{}",
-        mass("chest") / mass("left_hand")
-    );
-    // Stabilised, the same parts are within the ratio of their parents.
+    let ratio = mass("chest") / mass("left_hand");
+    assert!(ratio >= 40.0, "{ratio}");
     let mut world = ground();
     let ragdoll = world
         .add_ragdoll(&RagdollBuilder::humanoid(), Isometry::identity())

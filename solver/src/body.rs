@@ -391,6 +391,20 @@ impl Motion {
         }
     }
 
+    /// Writes both bodies' motion since the step began back after a joint's position
+    /// projection moved them, unless it stopped being finite.
+    #[inline]
+    pub fn store_moves(bodies: &mut Bodies, a: (&Motion, u32), b: (&Motion, u32)) {
+        for (m, index) in [a, b] {
+            let finite = m.delta_position.iter().all(|x| x.is_finite())
+                && m.delta_rotation.coords.iter().all(|x| x.is_finite());
+            if let (true, Some(s)) = (finite, bodies.states.get_mut(index as usize)) {
+                s.delta_position = m.delta_position;
+                s.delta_rotation = m.delta_rotation;
+            }
+        }
+    }
+
     /// Writes both bodies' velocities back after a joint has worked on them, unless one
     /// stopped being finite ([`Bodies::store_pair`]).
     #[inline]

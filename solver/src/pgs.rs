@@ -350,6 +350,8 @@ struct Stages<'a> {
     /// The step's contacts: read to prepare the bundles, their impulses written back after.
     contacts: (Shared<Contact>, usize),
     joints: Shared<Vec<JointConstraint>>,
+    /// Whether there are joints in `joints` to project after the substeps (`project.rs`).
+    project: bool,
     vehicles: Shared<Vehicles>,
     /// The point parts, and the chains of them solved whole.
     points: Shared<Vec<PointRow>>,
@@ -448,6 +450,10 @@ impl Stages<'_> {
                 };
                 self.colours(worker, workers, pass);
             }
+        }
+        if self.project {
+            // SAFETY: worker 0 alone, the others at the barrier after it.
+            unsafe { self.serial(worker, |s| crate::joint::project_joints(s.joints, s.bodies)) };
         }
         // SAFETY: each worker unpacks its own share of the bundles, each into the contacts it
         // was prepared from (a contact is in one bundle).
@@ -1037,6 +1043,7 @@ impl Solver {
             colour_lists: &self.colouring.colours,
             spans: &self.bundles.spans,
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
+            project: !self.joints.is_empty(),
             joints: Shared(&mut self.joints),
             vehicles: Shared(&mut self.vehicles),
             points: Shared(&mut self.points),

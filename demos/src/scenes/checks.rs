@@ -74,6 +74,14 @@ pub enum Check {
         /// The laps to complete: one per car.
         laps: usize,
     },
+    /// Ragdolls in a pile: every joint of theirs within `max_error` of together and within
+    /// `max_limit_degrees` of its limits, every body finite, none lost.
+    Ragdolls {
+        /// Largest allowed joint separation (m).
+        max_error: Real,
+        /// Largest allowed limit violation (degrees).
+        max_limit_degrees: Real,
+    },
     /// The spring net: finite, stretched as physics says, hanging where physics says, at rest.
     SpringNet {
         /// Rest length of the net's springs (m).
@@ -279,6 +287,22 @@ impl Scene {
                     Figure::new("flipped", fleet.flipped as f64, Limit::Equal(0.0)),
                     Figure::new("fell_through", fleet.fell_through as f64, Limit::Equal(0.0)),
                     Figure::new("racer_lap", f64::from(u8::from(racer)), Limit::Equal(1.0)),
+                    Figure::new("lost", self.lost() as f64, Limit::Equal(0.0)),
+                ]
+            }
+            Check::Ragdolls {
+                max_error,
+                max_limit_degrees,
+            } => {
+                let (apart, past) = super::worst_joints(&self.world, &self.ragdolls);
+                vec![
+                    Figure::new("max_joint_error", f64::from(apart), Limit::Below(max_error)),
+                    Figure::new(
+                        "max_limit_violation_deg",
+                        f64::from(past.to_degrees()),
+                        Limit::Below(max_limit_degrees),
+                    ),
+                    self.finite(),
                     Figure::new("lost", self.lost() as f64, Limit::Equal(0.0)),
                 ]
             }

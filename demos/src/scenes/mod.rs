@@ -7,12 +7,14 @@ mod checks;
 mod falling;
 mod joints;
 mod pyramid;
+mod ragdolls;
 mod showcase;
 mod soft;
 mod vehicles;
 
 pub use character::{Crowd, Steer, CHARACTERS};
 pub use checks::{Check, Figure, Limit};
+pub use ragdolls::{worst_joints, RAGDOLLS};
 pub use showcase::UPRIGHT_AT as SHOWCASE_UPRIGHT_AT;
 pub use vehicles::{terrain_height, Fleet, Lap, LAP_RADIUS, VEHICLES};
 
@@ -66,6 +68,8 @@ pub struct Scene {
     pub crowd: Option<Crowd>,
     /// Vehicles and their drivers, who set their inputs before each step of the world.
     pub fleet: Option<Fleet>,
+    /// The ragdolls its checks measure.
+    pub ragdolls: Vec<sprung::RagdollHandle>,
 }
 
 /// What the checks that watch every step have seen so far; [`Scene::step`] updates it.
@@ -86,6 +90,7 @@ impl Scene {
             watched: Watched::default(),
             crowd: None,
             fleet: None,
+            ragdolls: Vec::new(),
         }
     }
 
@@ -230,6 +235,12 @@ pub fn catalogue() -> &'static [SceneSpec] {
             steps: 600,
             dt: 1.0 / 60.0,
             build: vehicles::vehicles,
+        },
+        SceneSpec {
+            name: "ragdolls",
+            steps: 600,
+            dt: 1.0 / 60.0,
+            build: ragdolls::ragdolls,
         },
     ]
 }

@@ -12,6 +12,7 @@ use nalgebra::Matrix3;
 
 use super::drive::{orientation_drive, OrientationDrive};
 use super::point::{mass_matrix, PointRow};
+use super::project::{project_angle, project_point};
 use super::swing::{frame_along, swing_twist, Cone, ConeLimit, Frames};
 use super::AngularLock;
 use super::{impulses, Joint, JointFrame, JointSettings, Part, PassContext};
@@ -78,6 +79,8 @@ pub struct BallJoint {
     cone: Option<(Cone, Frames)>,
     /// The drive towards an orientation.
     drive: Option<AngularLock>,
+    /// Whether the point is rigid (its error projected after the solve: `project.rs`).
+    rigid: bool,
 }
 
 /// The eigen-axes of `k` (orthonormal) and the effective mass along each (0 where `k` has
@@ -153,6 +156,7 @@ impl BallJoint {
             wish: Vector::zeros(),
             cone: None,
             drive: None,
+            rigid: spring.is_none(),
         }
     }
 
@@ -254,6 +258,13 @@ impl BallJoint {
         self.point.ends.apply(a, b, r, &(wish - impulse));
     }
 
+    /// The point's error projected away, if it is rigid.
+    pub(super) fn project_point(&self, frame: &JointFrame, a: &mut Motion, b: &mut Motion) {
+        if self.rigid && self.target_velocity == Vector::zeros() {
+            project_point(frame, a, b);
+        }
+    }
+
     /// One iteration on a joint's loaded bodies, biased or relaxing; `elapsed` is the time
     /// since the step began at which the bodies' positions now stand (s), for a moving target.
     pub(super) fn solve_motions(
@@ -352,6 +363,19 @@ impl Joint for BallJoint {
             cone.solve((a, b), (swing, axis), pass);
         }
         self.solve_motions(a, b, pass.use_bias, pass.elapsed);
+    }
+
+    /// The cone, then the point.
+    fn project(&mut self, frame: &JointFrame, a: &mut Motion, b: &mut Motion) {
+        if let Some((cone, frames)) = &self.cone {
+            let (f_a, f_b) = frames.now(a, b);
+            let (swing, axis, _) = swing_twist(&f_a, &f_b);
+            let past = cone.past((swing, axis));
+            if let (true, Some(n)) = (past > 0.0, axis) {
+                project_angle(a, b, &(f_a * n), past);
+            }
+        }
+        self.project_point(frame, a, b);
     }
 
     fn impulses(&self) -> BallImpulses {

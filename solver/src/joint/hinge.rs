@@ -12,6 +12,7 @@
 use super::angular::angular_row;
 use super::axis::{AxisPart, AxisSettings, Hold};
 use super::drive::{drive_part, turned_inertia, wrapped, Drive};
+use super::project::{past, project_angle};
 use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
@@ -78,6 +79,9 @@ pub struct HingeJoint {
     /// The drive towards an angle, and that angle.
     drive: Option<(AxisPart, Real)>,
     axes: Axes,
+    /// The angle's limits, for the projection, and whether the hinge is rigid.
+    limits: Option<(Real, Real)>,
+    rigid: bool,
 }
 
 /// The hinge angle of `reference_b` from `reference_a` about `axis` (rad, in (-pi, pi]).
@@ -139,6 +143,8 @@ impl Joint for HingeJoint {
             angle,
             drive,
             axes,
+            limits: settings.limits,
+            rigid: settings.spring.is_none(),
         }
     }
 
@@ -173,6 +179,33 @@ impl Joint for HingeJoint {
             part.solve(a, b, error.dot(&dir), pass);
         }
         self.point.solve_motions(a, b, pass.use_bias, 0.0);
+    }
+
+    /// The angle's limits, the axes' alignment, then the point.
+    fn project(&mut self, frame: &JointFrame, a: &mut Motion, b: &mut Motion) {
+        let s = self.axes;
+        let axis_a = a.delta_rotation * s.axis_a;
+        if let Some((lower, upper)) = self.limits {
+            let angle = hinge_angle(
+                &axis_a,
+                &(a.delta_rotation * s.reference_a),
+                &(b.delta_rotation * s.reference_b),
+            );
+            let past = past(angle, (lower, upper));
+            if past != 0.0 {
+                project_angle(a, b, &axis_a, past);
+            }
+        }
+        if !self.rigid {
+            return;
+        }
+        let (axis_a, axis_b) = (a.delta_rotation * s.axis_a, b.delta_rotation * s.axis_b);
+        let across = axis_a.cross(&axis_b);
+        if let Some(n) = across.try_normalize(1.0e-9) {
+            let angle = across.norm().atan2(axis_a.dot(&axis_b));
+            project_angle(a, b, &n, angle);
+        }
+        self.point.project_point(frame, a, b);
     }
 
     fn impulses(&self) -> HingeImpulses {

@@ -131,6 +131,16 @@ impl Cone {
         self.part.total()
     }
 
+    /// How far the swing `(angle, axis)` ([`swing_twist`]) is past the cone (rad; negative
+    /// inside it).
+    pub fn past(&self, (swing, axis): (Real, Option<Vector>)) -> Real {
+        let limit = match axis {
+            Some(n) => cone_angle(&n, self.half_angles),
+            None => self.half_angles.0.min(self.half_angles.1),
+        };
+        swing - limit
+    }
+
     /// One iteration with the swing now `(angle, axis)` ([`swing_twist`]).
     pub fn solve(
         &mut self,
@@ -138,11 +148,8 @@ impl Cone {
         (swing, axis): (Real, Option<Vector>),
         pass: &PassContext,
     ) {
-        let limit = match axis {
-            Some(n) => cone_angle(&n, self.half_angles),
-            None => self.half_angles.0.min(self.half_angles.1),
-        };
-        self.part.solve(a, b, swing - limit, pass);
+        let past = self.past((swing, axis));
+        self.part.solve(a, b, past, pass);
     }
 }
 

@@ -12,6 +12,7 @@
 use super::angular::angular_row;
 use super::axis::{AxisPart, AxisSettings};
 use super::drive::{orientation_drive, OrientationDrive};
+use super::project::{past, project_angle};
 use super::swing::{swing_twist, Cone, Frames};
 use super::AngularLock;
 use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
@@ -69,6 +70,8 @@ pub struct SwingTwistJoint {
     friction: Option<[AxisPart; 3]>,
     drive: Option<AngularLock>,
     frames: Frames,
+    /// The twist's limits, for the projection.
+    twist_limits: Option<(Real, Real)>,
 }
 
 impl Joint for SwingTwistJoint {
@@ -126,6 +129,7 @@ impl Joint for SwingTwistJoint {
             friction,
             drive,
             frames,
+            twist_limits: settings.twist,
         }
     }
 
@@ -157,6 +161,28 @@ impl Joint for SwingTwistJoint {
             }
         }
         self.point.solve_motions(a, b, pass.use_bias, 0.0);
+    }
+
+    /// The twist, the cone, then the point.
+    fn project(&mut self, frame: &JointFrame, a: &mut Motion, b: &mut Motion) {
+        if let Some((lower, upper)) = self.twist_limits {
+            let (f_a, f_b) = self.frames.now(a, b);
+            let (_, _, twist) = swing_twist(&f_a, &f_b);
+            let past = past(twist, (lower, upper));
+            if past != 0.0 {
+                project_angle(a, b, &(f_b * Vector::x()), past);
+            }
+        }
+        if let Some(cone) = &self.cone {
+            // Measured again: the twist's turn moved B.
+            let (f_a, f_b) = self.frames.now(a, b);
+            let (swing, axis, _) = swing_twist(&f_a, &f_b);
+            let past = cone.past((swing, axis));
+            if let (true, Some(n)) = (past > 0.0, axis) {
+                project_angle(a, b, &(f_a * n), past);
+            }
+        }
+        self.point.project_point(frame, a, b);
     }
 
     fn impulses(&self) -> SwingTwistImpulses {

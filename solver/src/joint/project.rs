@@ -1,0 +1,103 @@
+//! Position projection: after the velocity solve, each general joint's remaining position error
+//! (anchors apart, limits passed) removed by moving its bodies, mass-weighted, a few times over
+//! (Jolt's position iterations; our own code). The velocity solve corrects a rigid joint's error
+//! with a stiff spring capped at a quarter of the substep rate, which lets an impact stretch
+//! it: a humanoid dropped feet first from 2 m parted its ankles by 3.7 cm and bent them 28
+//! degrees past their cones, the body's weight arriving through the light feet faster than
+//! Gauss-Seidel passes it on. Moving the bodies takes the error out where it is; velocities are
+//! left as solved.
+
+use super::{JointConstraint, JointFrame};
+use crate::body::{Bodies, Motion};
+use crate::{Matrix, Quaternion, Real, Vector};
+
+/// Passes over the joints.
+pub const PROJECTION_PASSES: usize = 4;
+/// How far apart anchors may stay (m) and how far past its limit an angle (rad) before the
+/// projection moves them: what the velocity solve's stabilisation holds of a resting load is
+/// left to it, so that bodies at rest are not moved every step (which kept piles awake).
+pub const POINT_SLOP: Real = 0.002;
+/// See [`POINT_SLOP`].
+pub const ANGLE_SLOP: Real = 0.015;
+
+/// Every joint's error projected away, `PROJECTION_PASSES` times over.
+pub(crate) fn project(joints: &mut [JointConstraint], bodies: &mut Bodies) {
+    for _ in 0..PROJECTION_PASSES {
+        for joint in joints.iter_mut() {
+            let (ia, ib) = (joint.frame.body_a, joint.frame.body_b);
+            let (mut a, mut b) = (Motion::load(bodies, ia), Motion::load(bodies, ib));
+            joint.rows.project(&joint.frame, &mut a, &mut b);
+            Motion::store_moves(bodies, (&a, ia), (&b, ib));
+        }
+    }
+}
+
+/// Moves `a` and `b` so that B's anchor meets A's (the point's error removed, as a position
+/// impulse through the point's mass matrix at the bodies' orientations now).
+pub(super) fn project_point(frame: &JointFrame, a: &mut Motion, b: &mut Motion) {
+    let (r_a, r_b) = frame.current_anchors(a, b);
+    let error = frame.current_separation(a, b);
+    let length = error.norm();
+    // (NaN too: it compares false.)
+    if length.is_nan() || length <= POINT_SLOP {
+        return;
+    }
+    let error = error * ((length - POINT_SLOP) / length);
+    let k = lever(&r_a, &a.inv_inertia)
+        + lever(&r_b, &b.inv_inertia)
+        + Matrix::identity() * (a.inv_mass + b.inv_mass);
+    let Some(inverse) = k.try_inverse() else {
+        return;
+    };
+    let impulse = -(inverse * error);
+    if !impulse.iter().all(|x| x.is_finite()) {
+        return;
+    }
+    a.delta_position -= impulse * a.inv_mass;
+    turn(a, &-(a.inv_inertia * r_a.cross(&impulse)));
+    b.delta_position += impulse * b.inv_mass;
+    turn(b, &(b.inv_inertia * r_b.cross(&impulse)));
+}
+
+/// Turns `a` and `b` about `axis` (world, unit) so that an angle that is `error` (rad) past its
+/// bound, growing with B's turn about `axis` relative to A, comes back to it.
+pub(super) fn project_angle(a: &mut Motion, b: &mut Motion, axis: &Vector, error: Real) {
+    if error.is_nan() || error.abs() <= ANGLE_SLOP {
+        return;
+    }
+    let error = error - ANGLE_SLOP.copysign(error);
+    let (wa, wb) = (a.inv_inertia * axis, b.inv_inertia * axis);
+    let k = axis.dot(&(wa + wb));
+    if k.is_nan() || k <= 0.0 {
+        return;
+    }
+    let lambda = -error / k;
+    turn(a, &(-wa * lambda));
+    turn(b, &(wb * lambda));
+}
+
+/// How far `value` is past `(lower, upper)`: above the upper (positive), below the lower
+/// (negative), or zero within them.
+pub(super) fn past(value: Real, (lower, upper): (Real, Real)) -> Real {
+    if value > upper {
+        value - upper
+    } else if value < lower {
+        value - lower
+    } else {
+        0.0
+    }
+}
+
+/// `[r]x M [r]x^T`: how a lever arm turns an inverse inertia into inverse mass at its end.
+fn lever(r: &Vector, m: &Matrix) -> Matrix {
+    let skew = r.cross_matrix();
+    -(skew * m * skew)
+}
+
+/// Turns a body by the rotation vector `theta` (world), after its turn since the step began.
+fn turn(body: &mut Motion, theta: &Vector) {
+    if body.inv_mass <= 0.0 && body.inv_inertia == Matrix::zeros() {
+        return;
+    }
+    body.delta_rotation = Quaternion::from_scaled_axis(*theta) * body.delta_rotation;
+}
