@@ -807,11 +807,16 @@ fn check_half_angles(what: &'static str, angles: &[Real]) -> Result<(), Error> {
 /// The joint frame whose x axis is `x` and whose y axis is `y` made square to it, if they are
 /// finite, not zero and not parallel.
 pub(crate) fn frame_of(x: &Vector<Real>, y: &Vector<Real>) -> Option<Rotation<Real>> {
+    if !x.iter().chain(y.iter()).all(|c| c.is_finite()) {
+        return None;
+    }
     let x = x.try_normalize(1.0e-6)?;
     let y = (y - x * x.dot(y)).try_normalize(1.0e-6)?;
     let z = x.cross(&y);
-    let m = nalgebra::Matrix3::from_columns(&[x, y, z]);
-    let r = Rotation::from_matrix(&m);
+    // In closed form from the (orthonormal) basis: `Rotation::from_matrix` iterates until it
+    // converges, and never did on the NaNs of an infinite axis (a fuzzer's input hung there).
+    let basis = nalgebra::Rotation3::from_basis_unchecked(&[x, y, z]);
+    let r = Rotation::from_rotation_matrix(&basis);
     r.coords.iter().all(|c| c.is_finite()).then_some(r)
 }
 

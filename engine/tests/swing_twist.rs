@@ -163,3 +163,23 @@ fn a_fast_conical_pendulum_rides_the_cone() {
         assert!((angle - 30.0).abs() <= 1.0, "step {step}: at {angle} deg");
     }
 }
+
+/// Axes that are infinite, NaN, zero or parallel are refused at once, changing nothing (an
+/// infinite axis once hung the builder: the fuzzer's world_edits found it).
+#[test]
+fn bad_swing_twist_axes_are_refused() {
+    let (mut world, bar) = bar_on(swing_twist());
+    let ground = world.bodies().next().unwrap().0;
+    let joints = world.joints().count();
+    let inf = Real::INFINITY;
+    for (twist, plane) in [
+        (Vector::new(inf, 0.0, 0.0), Vector::y()),
+        (Vector::x(), Vector::new(0.0, Real::NAN, 0.0)),
+        (Vector::zeros(), Vector::y()),
+        (Vector::x(), Vector::x() * 2.0),
+    ] {
+        let joint = JointBuilder::swing_twist(Point::origin(), Point::origin(), twist, plane);
+        assert!(world.add_joint(joint, ground, bar).is_err());
+    }
+    assert_eq!(world.joints().count(), joints);
+}
