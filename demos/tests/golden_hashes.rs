@@ -42,7 +42,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("joint_grid100", 0xb67e4f4279c305df),
     ("character", 0xf1fe35b6d9797912),
     ("vehicles", 0x45b5960785c8e418),
-    ("ragdolls", 0x8d8a036340b8bcb9),
+    ("ragdolls", 0x3aa8ef216e0694dc),
 ];
 
 #[test]
