@@ -41,8 +41,8 @@ const GOLDEN: &[(&str, u64)] = &[
     ("many_pyramids", 0x5c7fcaadedf03b33),
     ("joint_grid100", 0xb67e4f4279c305df),
     ("character", 0xf1fe35b6d9797912),
-    ("vehicles", 0x45b5960785c8e418),
-    ("ragdolls", 0x3aa8ef216e0694dc),
+    ("vehicles", 0x86be1e4ea8b3b915),
+    ("ragdolls", 0xdf9a8351b5b5743a),
 ];
 
 #[test]

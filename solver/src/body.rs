@@ -176,6 +176,12 @@ pub struct Bodies {
 }
 
 impl Bodies {
+    /// The hot states as a worker's view beside the cold half, for code written for the
+    /// workers' shared views run by one worker alone.
+    pub(crate) fn split(&mut self) -> (StateView<'_>, &[BodySim]) {
+        (StateView::of(&mut self.states), &self.sims)
+    }
+
     /// Empties both halves, keeping their capacity.
     pub fn clear(&mut self) {
         self.states.clear();
@@ -294,6 +300,15 @@ impl<'a> StateView<'a> {
         }
     }
 
+    /// A view of `states` for one worker alone (the serial stage, tests).
+    pub(crate) fn of(states: &'a mut [BodyState]) -> StateView<'a> {
+        StateView {
+            states: states.as_mut_ptr(),
+            len: states.len(),
+            _borrow: std::marker::PhantomData,
+        }
+    }
+
     /// Body `index`'s state ([`BodyState::STATIC`] for a static body).
     #[inline(always)]
     pub(crate) fn get(&self, index: u32) -> BodyState {
@@ -319,6 +334,19 @@ impl<'a> StateView<'a> {
         if (index as usize) < self.len {
             // SAFETY: in bounds; this worker is the only one touching this body now.
             unsafe { (*self.states.add(index as usize)).delta_rotation = q }
+        }
+    }
+
+    /// Sets body `index`'s motion since the step began (nothing for a static body).
+    #[inline(always)]
+    pub(crate) fn set_moves(&self, index: u32, position: Vector, rotation: Quaternion) {
+        if (index as usize) < self.len {
+            // SAFETY: in bounds; this worker is the only one touching this body now.
+            unsafe {
+                let s = &mut *self.states.add(index as usize);
+                s.delta_position = position;
+                s.delta_rotation = rotation;
+            }
         }
     }
 
@@ -388,6 +416,64 @@ impl Motion {
                 delta_rotation: s.delta_rotation,
             },
             _ => Motion::STATIC,
+        }
+    }
+
+    /// The motion of body `index` as a worker solving a colour of joints sees it (or a static
+    /// one): [`Motion::load`] through the workers' shared view.
+    #[inline]
+    pub(crate) fn load_shared(view: &StateView, sims: &[BodySim], index: u32) -> Motion {
+        match sims.get(index as usize) {
+            Some(m) => {
+                let s = view.get(index);
+                Motion {
+                    v: s.linear_velocity,
+                    w: s.angular_velocity,
+                    inv_mass: m.inv_mass,
+                    inv_inertia: m.inv_inertia,
+                    delta_position: s.delta_position,
+                    delta_rotation: s.delta_rotation,
+                }
+            }
+            None => Motion::STATIC,
+        }
+    }
+
+    /// [`Motion::store_pair`] through the workers' shared view. Only dynamic bodies are
+    /// written: a kinematic body's motion comes back unchanged from a joint (its masses are
+    /// zero), and it may be shared by several joints of a colour, which a write would race.
+    #[inline]
+    pub(crate) fn store_pair_shared(
+        view: &StateView,
+        sims: &[BodySim],
+        a: (&Motion, u32),
+        b: (&Motion, u32),
+    ) {
+        let sum = |m: &Motion| (m.v.x + m.v.y + m.v.z) + (m.w.x + m.w.y + m.w.z);
+        if (sum(a.0) + sum(b.0)).is_finite() {
+            for (m, index) in [a, b] {
+                if sims.get(index as usize).is_some_and(BodySim::is_dynamic) {
+                    view.set_velocity(index, m.v, m.w);
+                }
+            }
+        }
+    }
+
+    /// [`Motion::store_moves`] through the workers' shared view, dynamic bodies only (as
+    /// [`Motion::store_pair_shared`]).
+    #[inline]
+    pub(crate) fn store_moves_shared(
+        view: &StateView,
+        sims: &[BodySim],
+        a: (&Motion, u32),
+        b: (&Motion, u32),
+    ) {
+        for (m, index) in [a, b] {
+            let finite = m.delta_position.iter().all(|x| x.is_finite())
+                && m.delta_rotation.coords.iter().all(|x| x.is_finite());
+            if finite && sims.get(index as usize).is_some_and(BodySim::is_dynamic) {
+                view.set_moves(index, m.delta_position, m.delta_rotation);
+            }
         }
     }
 

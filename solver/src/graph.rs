@@ -33,6 +33,14 @@ pub struct Colouring {
 }
 
 impl Colouring {
+    /// No colours, nothing in the overflow (the buffers kept).
+    pub fn clear(&mut self) {
+        for c in &mut self.colours {
+            c.clear();
+        }
+        self.overflow.clear();
+    }
+
     /// Colours `contacts` over `bodies`.
     pub fn build(&mut self, contacts: &[Contact], bodies: &Bodies) {
         let pairs = contacts.iter().map(|c| (c.body_a, c.body_b, c.fits_wide()));

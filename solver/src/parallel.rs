@@ -2,10 +2,12 @@
 //! same stage list and meeting the others at a barrier between stages (Box2D v3's `solver.c`
 //! does the same with its own task system; our own code).
 //!
-//! Work is split the same way every step: each colour's bundles in `workers` consecutive
-//! blocks, the bodies for integration likewise, joints and the overflow contacts on worker 0
-//! alone. The contacts of a colour share no moving body, so which worker solves which block
-//! cannot change a bit of the result: one thread, two or four give the same world.
+//! Work is split the same way every step: each colour's bundles (contacts, joints in lanes) and
+//! each colour of the other joints in `workers` consecutive blocks, the bodies for integration
+//! likewise; the chains, vehicles and what no colour took on worker 0 alone. The constraints of
+//! a colour share no moving body, and the colours are solved in the same order on any worker
+//! count, so which worker solves which block cannot change a bit of the result: one thread, two
+//! or four give the same world.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 

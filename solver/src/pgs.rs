@@ -30,7 +30,7 @@ use crate::impact::Impacts;
 use crate::integrate::{Carry, Integration, Velocities};
 use crate::joint::{
     joint_pass, Chains, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle,
-    LengthRow, PassContext, PointBundle, PointRow,
+    LengthRow, PassContext, PointBundle, PointRow, PROJECTION_PASSES,
 };
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::{Softness, SpringCache};
@@ -206,6 +206,9 @@ pub struct Solver {
     scalar: Vec<ContactConstraint>,
     /// The step's joints, solved before the contacts in every pass.
     pub joints: Vec<JointConstraint>,
+    /// `joints` in colours sharing no moving body, solved (and projected) side by side by the
+    /// workers, colour after colour; those no colour took go to the serial stage.
+    joint_graph: Colouring,
     /// The joints that are a point part alone (plain ball joints, [`crate::joint::BallJoint::plain`]):
     /// the engine fills it, and finds each one's impulse in it after the solve. Coloured and
     /// solved in lanes before the other joints.
@@ -349,7 +352,10 @@ struct Stages<'a> {
     spans: &'a [Span],
     /// The step's contacts: read to prepare the bundles, their impulses written back after.
     contacts: (Shared<Contact>, usize),
-    joints: Shared<Vec<JointConstraint>>,
+    /// The general joints (solved by their colours, the serial stage taking the rest).
+    joints: (Shared<JointConstraint>, usize),
+    /// `joints`' colours and the ones no colour took.
+    joint_graph: &'a Colouring,
     /// Whether there are joints in `joints` to project after the substeps (`project.rs`).
     project: bool,
     vehicles: Shared<Vehicles>,
@@ -381,8 +387,8 @@ unsafe impl Sync for Stages<'_> {}
 
 impl Stages<'_> {
     /// Worker `worker` of `workers`'s part of the step: integration of its share of the
-    /// bodies, its share of each colour's bundles, and (worker 0 only) the joints and the
-    /// overflow contacts, each stage closed by a barrier.
+    /// bodies, its share of each colour's bundles and joints, and (worker 0 only) the serial
+    /// stage (chains, vehicles, what no colour took), each stage closed by a barrier.
     ///
     /// # Safety
     /// Every worker of `workers` must run this at once with the same `self`, and nothing else
@@ -410,6 +416,7 @@ impl Stages<'_> {
             self.impacts(worker);
             if self.starts.is_none() || substep == 0 {
                 self.joint_colours(worker, workers, JointPass::WarmStart);
+                self.general_joints(worker, workers, JointPass::WarmStart, start);
                 self.serial(worker, |mut s| {
                     self.serial_joints(&mut s, JointPass::WarmStart, start);
                     for c in s.contacts.iter() {
@@ -420,9 +427,11 @@ impl Stages<'_> {
             }
             for _ in 0..self.settings.iterations.max(1) {
                 let friction = self.friction_in_biased_pass;
-                self.joint_colours(worker, workers, JointPass::Solve { use_bias: true });
+                let pass = JointPass::Solve { use_bias: true };
+                self.joint_colours(worker, workers, pass);
+                self.general_joints(worker, workers, pass, start);
                 self.serial(worker, |mut s| {
-                    self.serial_joints(&mut s, JointPass::Solve { use_bias: true }, start);
+                    self.serial_joints(&mut s, pass, start);
                     for c in s.contacts.iter_mut() {
                         c.solve(s.bodies, self.contact, true, friction);
                     }
@@ -437,9 +446,11 @@ impl Stages<'_> {
             barrier.wait();
             self.impacts(worker);
             for _ in 0..self.settings.relax_iterations {
-                self.joint_colours(worker, workers, JointPass::Solve { use_bias: false });
+                let pass = JointPass::Solve { use_bias: false };
+                self.joint_colours(worker, workers, pass);
+                self.general_joints(worker, workers, pass, start + h);
                 self.serial(worker, |mut s| {
-                    self.serial_joints(&mut s, JointPass::Solve { use_bias: false }, start + h);
+                    self.serial_joints(&mut s, pass, start + h);
                     for c in s.contacts.iter_mut() {
                         c.solve(s.bodies, self.contact, false, true);
                     }
@@ -452,8 +463,9 @@ impl Stages<'_> {
             }
         }
         if self.project {
-            // SAFETY: worker 0 alone, the others at the barrier after it.
-            unsafe { self.serial(worker, |s| crate::joint::project_joints(s.joints, s.bodies)) };
+            for _ in 0..PROJECTION_PASSES {
+                self.project_joints(worker, workers);
+            }
         }
         // SAFETY: each worker unpacks its own share of the bundles, each into the contacts it
         // was prepared from (a contact is in one bundle).
@@ -552,7 +564,7 @@ impl Stages<'_> {
             unsafe {
                 f(Serial {
                     bodies: &mut *self.bodies.0,
-                    joints: &mut *self.joints.0,
+                    joints: std::slice::from_raw_parts_mut(self.joints.0 .0, self.joints.1),
                     vehicles: &mut *self.vehicles.0,
                     points: &mut *self.points.0,
                     chains: &mut *self.chains.0,
@@ -604,9 +616,91 @@ impl Stages<'_> {
         }
     }
 
-    /// The serial stage's pass over the joints: the chains, the lane-solved joints no colour
-    /// took, then the joints solved one by one; `elapsed` is the time since the step began at
+    /// One pass over the general joints' colours, this worker's share of each colour's
+    /// joints, a barrier after each colour; `elapsed` is the time since the step began at
     /// which the bodies' positions now stand (for moving targets).
+    fn general_joints(&self, worker: usize, workers: usize, pass: JointPass, elapsed: Real) {
+        let context = self.pass_context(pass, elapsed);
+        self.joint_colours_each(worker, workers, |joint, view, sims| match &context {
+            None => joint.warm_start_shared(view, sims),
+            Some(context) => joint.solve_shared(view, sims, context),
+        });
+    }
+
+    /// One pass of the position projection over the general joints: their colours as
+    /// [`Stages::general_joints`], then the ones no colour took in the serial stage.
+    fn project_joints(&self, worker: usize, workers: usize) {
+        self.joint_colours_each(worker, workers, |joint, view, sims| {
+            joint.project_shared(view, sims)
+        });
+        if self.joint_graph.overflow.is_empty() {
+            return;
+        }
+        // SAFETY: worker 0 alone, the others at the barrier after it.
+        unsafe {
+            self.serial(worker, |s| {
+                let (view, sims) = s.bodies.split();
+                for &j in &self.joint_graph.overflow {
+                    s.joints[j as usize].project_shared(&view, sims);
+                }
+            })
+        };
+    }
+
+    /// `f` on this worker's share of each colour of the general joints, a barrier after each
+    /// colour.
+    fn joint_colours_each(
+        &self,
+        worker: usize,
+        workers: usize,
+        f: impl Fn(&mut JointConstraint, &StateView, &[crate::body::BodySim]),
+    ) {
+        for colour in &self.joint_graph.colours {
+            if colour.is_empty() {
+                continue;
+            }
+            // SAFETY: within a colour the joints share no moving body, and each worker takes
+            // its own share of them (the shared stores write only moving bodies); the states
+            // and joints are not otherwise touched until the barrier, which orders the colours.
+            unsafe {
+                let (view, sims) = self.shared_bodies();
+                for &j in &colour[share(colour.len(), worker, workers)] {
+                    f(&mut *self.joints.0 .0.add(j as usize), &view, sims);
+                }
+            }
+            self.barrier.wait();
+        }
+    }
+
+    /// The workers' shared view of the bodies' states, and their cold half.
+    ///
+    /// # Safety
+    /// Only while no worker holds the bodies whole (outside the serial stage), and writing
+    /// only as [`StateView`] allows.
+    unsafe fn shared_bodies(&self) -> (StateView<'_>, &[crate::body::BodySim]) {
+        // SAFETY: the states buffer outlives the stages; the cold half is only read while
+        // the workers run.
+        unsafe {
+            let view = StateView::from_raw(self.states.0, self.body_count);
+            (view, &(*self.bodies.0).sims)
+        }
+    }
+
+    /// What a joint's solve needs of the pass (`None` for the warm start).
+    fn pass_context(&self, pass: JointPass, elapsed: Real) -> Option<PassContext> {
+        match pass {
+            JointPass::WarmStart => None,
+            JointPass::Solve { use_bias } => Some(PassContext {
+                h: self.h,
+                use_bias,
+                elapsed,
+                joint: *self.joint,
+            }),
+        }
+    }
+
+    /// The serial stage's pass over the joints: the chains, the lane-solved joints no colour
+    /// took, the general joints no colour took, then the vehicles.
     fn serial_joints(&self, s: &mut Serial, pass: JointPass, elapsed: Real) {
         match pass {
             JointPass::WarmStart => s.chains.warm_start(s.points, s.bodies),
@@ -614,20 +708,17 @@ impl Stages<'_> {
         }
         // SAFETY: the serial stage alone touches the bodies and the overflow lists.
         unsafe { self.joint_overflow(s.bodies, pass) };
-        match pass {
-            JointPass::WarmStart => {
-                s.joints.iter_mut().for_each(|j| j.warm_start(s.bodies));
+        let overflow = &self.joint_graph.overflow;
+        match self.pass_context(pass, elapsed) {
+            None => {
+                for &j in overflow {
+                    s.joints[j as usize].warm_start(s.bodies);
+                }
                 s.vehicles.warm_start(s.bodies, self.h);
             }
-            JointPass::Solve { use_bias } => {
-                let context = PassContext {
-                    h: self.h,
-                    use_bias,
-                    elapsed,
-                    joint: *self.joint,
-                };
-                for j in s.joints.iter_mut() {
-                    j.solve(s.bodies, &context);
+            Some(context) => {
+                for &j in overflow {
+                    s.joints[j as usize].solve(s.bodies, &context);
                 }
                 s.vehicles.solve(s.bodies, &context);
             }
@@ -688,7 +779,7 @@ impl Stages<'_> {
 /// What the serial stages work on (worker 0 alone).
 struct Serial<'a> {
     bodies: &'a mut Bodies,
-    joints: &'a mut Vec<JointConstraint>,
+    joints: &'a mut [JointConstraint],
     vehicles: &'a mut Vehicles,
     points: &'a mut Vec<PointRow>,
     chains: &'a mut Chains,
@@ -990,6 +1081,15 @@ impl Solver {
         }
         let rows = (self.points.as_slice(), self.lengths.as_slice());
         self.joint_bundles.pack(&self.joint_colouring, rows, lanes);
+        if self.joints.is_empty() {
+            self.joint_graph.clear();
+        } else {
+            let ends = self
+                .joints
+                .iter()
+                .map(|j| (j.frame.body_a, j.frame.body_b, true));
+            self.joint_graph.build_pairs(ends, bodies);
+        }
         if self.contact_key.fill(&self.contacts, bodies, lanes) {
             self.colouring.build(&self.contacts, bodies);
             self.bundles.layout(&self.colouring, lanes);
@@ -1006,7 +1106,7 @@ impl Solver {
         // waking threads and meeting at a barrier per colour costs more than it shares (a
         // small or mostly sleeping scene ran slower on two threads than on one). Any count
         // gives the same bits.
-        let bundles = self.bundles.spans.len() + self.joint_bundles.len();
+        let bundles = self.bundles.spans.len() + self.joint_bundles.len() + self.joints.len();
         let most = (bundles / BUNDLES_PER_WORKER).max(1);
         let workers = (settings.threads.clamp(1, MAX_THREADS) as usize).min(most);
         let barrier = Barrier::new(workers);
@@ -1044,7 +1144,8 @@ impl Solver {
             spans: &self.bundles.spans,
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             project: !self.joints.is_empty(),
-            joints: Shared(&mut self.joints),
+            joint_graph: &self.joint_graph,
+            joints: (Shared(self.joints.as_mut_ptr()), self.joints.len()),
             vehicles: Shared(&mut self.vehicles),
             points: Shared(&mut self.points),
             chains: Shared(&mut self.chains),

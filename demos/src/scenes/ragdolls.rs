@@ -1,6 +1,8 @@
 //! `ragdolls`: 100 humanoids (15 capsules each, `RagdollBuilder::humanoid`) dropped lying down
-//! into a bin, four layers of 25, each turned by a seeded angle about the vertical, to fall
-//! into a pile. Checks after 10 s: every joint within 1 cm and within its limits, none lost.
+//! into a bin, five layers of 20, none touching another at the start, the layers crosswise,
+//! to fall into a pile. Checks after 10 s: every joint within 1 cm and within its limits, none lost.
+
+use std::f32::consts::{FRAC_PI_2, PI};
 
 use sprung::math::{Isometry, Real, Translation, UnitQuaternion, Vector};
 use sprung::solver::joint::{cone_angle, swing_twist};
@@ -14,6 +16,10 @@ use crate::rng::Rng;
 pub const RAGDOLLS: usize = 100;
 /// The bin's inside half-width (m).
 const BIN: Real = 4.0;
+/// Ragdolls in each layer (a 4 x 5 grid).
+const PER_LAYER: usize = 20;
+/// Most a ragdoll is turned (rad) from its cell's long side, either way.
+const JITTER: Real = 0.2;
 
 /// The pile.
 pub fn ragdolls() -> Scene {
@@ -35,23 +41,27 @@ pub fn ragdolls() -> Scene {
     let mut rng = Rng(46);
     let mut tracked = Vec::new();
     let mut handles = Vec::with_capacity(RAGDOLLS);
-    // Lying on its back, head towards -z, then turned about the vertical.
+    // Lying on its back, head towards -z, then turned about the vertical: in layers of 4 x 5
+    // cells of 2 x 1.5 m whose long side turns from layer to layer, so that no ragdoll starts
+    // inside another or a wall (a humanoid is 1.8 m long and 0.6 m wide).
     let lying = UnitQuaternion::from_axis_angle(&Vector::x_axis(), -90f32.to_radians());
     for k in 0..RAGDOLLS {
-        let (layer, cell) = (k / 25, k % 25);
-        let (column, row) = ((cell % 5) as Real, (cell / 5) as Real);
+        let (layer, cell) = (k / PER_LAYER, k % PER_LAYER);
+        let along = -3.0 + 2.0 * (cell % 4) as Real;
+        let across = -3.0 + 1.5 * (cell / 4) as Real;
+        let head_first = if rng.unit() < 0.5 { 0.0 } else { PI };
+        let jitter = rng.range(-JITTER, JITTER);
+        let (x, z, heading) = if layer % 2 == 0 {
+            (across, along, 0.0)
+        } else {
+            (along, across, FRAC_PI_2)
+        };
         let turn =
-            UnitQuaternion::from_axis_angle(&Vector::y_axis(), rng.unit() * std::f32::consts::TAU);
-        // 1.6 m apart, so that a turned 1.8 m body stays clear of its neighbours' centres;
-        // the layers 0.9 m apart, each lying ragdoll 0.3 m thick.
-        let at = Vector::new(
-            -3.2 + 1.6 * column,
-            0.6 + 0.9 * layer as Real,
-            -3.2 + 1.6 * row,
-        );
-        // The ragdoll's frame at its pelvis (1 m up in the bind pose), so that it turns there.
-        let pelvis = Isometry::translation(0.0, -1.0, 0.0);
-        let pose = Isometry::from_parts(Translation::from(at), turn * lying) * pelvis;
+            UnitQuaternion::from_axis_angle(&Vector::y_axis(), heading + head_first + jitter);
+        let at = Vector::new(x, 0.6 + 0.9 * layer as Real, z);
+        // The middle of the body's length (0.92 m up in the bind pose) at the cell's centre.
+        let middle = Isometry::translation(0.0, -0.92, 0.0);
+        let pose = Isometry::from_parts(Translation::from(at), turn * lying) * middle;
         let ragdoll = world.add_ragdoll(&builder, pose).expect("a valid ragdoll");
         handles.push(ragdoll);
         for &body in world.ragdoll(ragdoll).expect("just added").bodies() {

@@ -69,7 +69,6 @@ pub use length::LengthRow;
 pub(crate) use point::prepare_masses;
 pub use point::PointRow;
 pub(crate) use point_bundle::PointBundle;
-pub(crate) use project::project as project_joints;
 pub use project::PROJECTION_PASSES;
 pub use slider::{SliderImpulses, SliderJoint, SliderSettings};
 pub use swing::{cone_angle, frame_along, swing_twist, Cone, ConeLimit, Frames};
@@ -80,7 +79,7 @@ pub use world::{
     UprightSettings,
 };
 
-use crate::body::{Bodies, Motion};
+use crate::body::{Bodies, BodySim, Motion, StateView};
 use crate::row::Row;
 use crate::softness::Softness;
 use crate::step::StepContext;
@@ -521,18 +520,49 @@ pub struct JointConstraint {
 impl JointConstraint {
     /// Applies the accumulated impulses.
     pub fn warm_start(&mut self, bodies: &mut Bodies) {
-        let (ia, ib) = (self.frame.body_a, self.frame.body_b);
-        let (mut a, mut b) = (Motion::load(bodies, ia), Motion::load(bodies, ib));
-        self.rows.warm_start(&mut a, &mut b);
-        Motion::store_pair(bodies, (&a, ia), (&b, ib));
+        let (view, sims) = bodies.split();
+        self.warm_start_shared(&view, sims);
     }
 
     /// One iteration, in the pass `pass`.
     pub fn solve(&mut self, bodies: &mut Bodies, pass: &PassContext) {
+        let (view, sims) = bodies.split();
+        self.solve_shared(&view, sims, pass);
+    }
+
+    /// [`JointConstraint::warm_start`] by a worker solving a colour of joints, through the
+    /// workers' shared view of the states.
+    pub(crate) fn warm_start_shared(&mut self, view: &StateView, sims: &[BodySim]) {
         let (ia, ib) = (self.frame.body_a, self.frame.body_b);
-        let (mut a, mut b) = (Motion::load(bodies, ia), Motion::load(bodies, ib));
+        let (mut a, mut b) = (
+            Motion::load_shared(view, sims, ia),
+            Motion::load_shared(view, sims, ib),
+        );
+        self.rows.warm_start(&mut a, &mut b);
+        Motion::store_pair_shared(view, sims, (&a, ia), (&b, ib));
+    }
+
+    /// [`JointConstraint::solve`] by a worker solving a colour of joints.
+    pub(crate) fn solve_shared(&mut self, view: &StateView, sims: &[BodySim], pass: &PassContext) {
+        let (ia, ib) = (self.frame.body_a, self.frame.body_b);
+        let (mut a, mut b) = (
+            Motion::load_shared(view, sims, ia),
+            Motion::load_shared(view, sims, ib),
+        );
         self.rows.solve(&self.frame, &mut a, &mut b, pass);
-        Motion::store_pair(bodies, (&a, ia), (&b, ib));
+        Motion::store_pair_shared(view, sims, (&a, ia), (&b, ib));
+    }
+
+    /// One pass of the position projection (`project.rs`) over this joint, by a worker
+    /// projecting a colour of joints.
+    pub(crate) fn project_shared(&mut self, view: &StateView, sims: &[BodySim]) {
+        let (ia, ib) = (self.frame.body_a, self.frame.body_b);
+        let (mut a, mut b) = (
+            Motion::load_shared(view, sims, ia),
+            Motion::load_shared(view, sims, ib),
+        );
+        self.rows.project(&self.frame, &mut a, &mut b);
+        Motion::store_moves_shared(view, sims, (&a, ia), (&b, ib));
     }
 
     /// Forgets the accumulated impulses (warm starting off).

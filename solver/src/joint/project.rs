@@ -5,10 +5,11 @@
 //! it: a humanoid dropped feet first from 2 m parted its ankles by 3.7 cm and bent them 28
 //! degrees past their cones, the body's weight arriving through the light feet faster than
 //! Gauss-Seidel passes it on. Moving the bodies takes the error out where it is; velocities are
-//! left as solved.
+//! left as solved. The passes walk the joints' colours as the velocity passes do (`pgs.rs`), on
+//! every worker.
 
-use super::{JointConstraint, JointFrame};
-use crate::body::{Bodies, Motion};
+use super::JointFrame;
+use crate::body::Motion;
 use crate::{Matrix, Quaternion, Real, Vector};
 
 /// Passes over the joints.
@@ -19,18 +20,6 @@ pub const PROJECTION_PASSES: usize = 4;
 pub const POINT_SLOP: Real = 0.002;
 /// See [`POINT_SLOP`].
 pub const ANGLE_SLOP: Real = 0.015;
-
-/// Every joint's error projected away, `PROJECTION_PASSES` times over.
-pub(crate) fn project(joints: &mut [JointConstraint], bodies: &mut Bodies) {
-    for _ in 0..PROJECTION_PASSES {
-        for joint in joints.iter_mut() {
-            let (ia, ib) = (joint.frame.body_a, joint.frame.body_b);
-            let (mut a, mut b) = (Motion::load(bodies, ia), Motion::load(bodies, ib));
-            joint.rows.project(&joint.frame, &mut a, &mut b);
-            Motion::store_moves(bodies, (&a, ia), (&b, ib));
-        }
-    }
-}
 
 /// Moves `a` and `b` so that B's anchor meets A's (the point's error removed, as a position
 /// impulse through the point's mass matrix at the bodies' orientations now).
