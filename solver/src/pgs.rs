@@ -28,6 +28,7 @@ use crate::contact::{Contact, ContactConstraint, ContactSettings};
 use crate::graph::Colouring;
 use crate::impact::Impacts;
 use crate::integrate::{Carry, Integration, Velocities};
+use crate::joint::bundles::{fill, unpack, Rows, Source};
 use crate::joint::{
     joint_pass, Chains, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle,
     LengthRow, PassContext, PointBundle, PointRow, PROJECTION_PASSES,
@@ -359,8 +360,13 @@ struct Stages<'a> {
     /// Whether there are joints in `joints` to project after the substeps (`project.rs`).
     project: bool,
     vehicles: Shared<Vehicles>,
-    /// The point parts, and the chains of them solved whole.
-    points: Shared<Vec<PointRow>>,
+    /// The lane-solved joints' rows (point parts, length parts), their colouring and where
+    /// each bundle's parts are in it (and the overflow's), and the chains of point parts
+    /// solved whole.
+    joint_rows: Rows,
+    joint_colouring: &'a Colouring,
+    joint_sources: &'a (Vec<Source>, Vec<Source>),
+    joint_overflow_sources: &'a (Vec<Source>, Vec<Source>),
     chains: Shared<Chains>,
     /// The lane-solved joints' bundles (one lane count filled, as `lists`), their colours'
     /// ranges, and the ones no colour took (solved by the serial stage).
@@ -398,7 +404,13 @@ impl Stages<'_> {
         // SAFETY: each worker prepares its own share of the bundles, reading the bodies and
         // contacts, which nothing writes until the barrier.
         unsafe { self.prepare(worker, workers) };
+        // SAFETY: each worker its own share of the point parts.
+        unsafe { self.joint_masses(worker, workers) };
         barrier.wait();
+        // SAFETY: each worker fills its own share of the joint bundles, reading the rows,
+        // which nothing writes until the first joint pass, after the barrier closing the
+        // first substep's integration (which touches neither).
+        unsafe { self.joint_bundles(worker, workers, true) };
         for substep in 0..self.substeps {
             let start = substep as Real * h;
             // SAFETY: each worker integrates its own share of the bodies; `starts` (when
@@ -470,6 +482,55 @@ impl Stages<'_> {
         // SAFETY: each worker unpacks its own share of the bundles, each into the contacts it
         // was prepared from (a contact is in one bundle).
         unsafe { self.unpack(worker, workers) };
+        // SAFETY: likewise each worker its own share of the joint bundles, each into the
+        // rows it was filled from.
+        unsafe { self.joint_bundles(worker, workers, false) };
+    }
+
+    /// The effective masses (`K^-1`) of this worker's share of the point parts.
+    ///
+    /// # Safety
+    /// As [`Stages::run`]; nothing else touches the rows during this stage.
+    unsafe fn joint_masses(&self, worker: usize, workers: usize) {
+        let (rows, len) = self.joint_rows.points;
+        let range = share(len, worker, workers);
+        // SAFETY: disjoint shares of the rows.
+        let mine = unsafe { std::slice::from_raw_parts_mut(rows.add(range.start), range.len()) };
+        crate::joint::prepare_masses(mine);
+    }
+
+    /// This worker's share of the joint bundles (and, worker 0, the overflow's): filled from
+    /// the rows (`fill_them`), or their impulses handed back to them.
+    ///
+    /// # Safety
+    /// As [`Stages::run`]: the rows are only read while the bundles are filled, and each
+    /// bundle writes back only its own parts' rows.
+    unsafe fn joint_bundles(&self, worker: usize, workers: usize, fill_them: bool) {
+        let (sources, colouring, rows) =
+            (self.joint_sources, self.joint_colouring, self.joint_rows);
+        let range = (
+            share(sources.0.len(), worker, workers),
+            share(sources.1.len(), worker, workers),
+        );
+        // SAFETY: disjoint shares of the bundles, laid out for the sources.
+        unsafe {
+            match (self.lanes, fill_them) {
+                (1, true) => fill(self.joint_lists.0.raw(), sources, range, colouring, rows),
+                (1, false) => unpack(self.joint_lists.0.raw(), sources, range, colouring, rows),
+                (4, true) => fill(self.joint_lists.1.raw(), sources, range, colouring, rows),
+                (4, false) => unpack(self.joint_lists.1.raw(), sources, range, colouring, rows),
+                (_, true) => fill(self.joint_lists.2.raw(), sources, range, colouring, rows),
+                (_, false) => unpack(self.joint_lists.2.raw(), sources, range, colouring, rows),
+            }
+            if worker == 0 {
+                let (lists, sources) = (self.joint_overflow.raw(), self.joint_overflow_sources);
+                let all = (0..sources.0.len(), 0..sources.1.len());
+                match fill_them {
+                    true => fill(lists, sources, all, colouring, rows),
+                    false => unpack(lists, sources, all, colouring, rows),
+                }
+            }
+        }
     }
 
     /// The impacts (`impact.rs`) of points that will close within the next substep of the
@@ -566,7 +627,10 @@ impl Stages<'_> {
                     bodies: &mut *self.bodies.0,
                     joints: std::slice::from_raw_parts_mut(self.joints.0 .0, self.joints.1),
                     vehicles: &mut *self.vehicles.0,
-                    points: &mut *self.points.0,
+                    points: std::slice::from_raw_parts_mut(
+                        self.joint_rows.points.0,
+                        self.joint_rows.points.1,
+                    ),
                     chains: &mut *self.chains.0,
                     contacts: &mut *self.scalar.0,
                 })
@@ -781,7 +845,7 @@ struct Serial<'a> {
     bodies: &'a mut Bodies,
     joints: &'a mut [JointConstraint],
     vehicles: &'a mut Vehicles,
-    points: &'a mut Vec<PointRow>,
+    points: &'a mut [PointRow],
     chains: &'a mut Chains,
     contacts: &'a mut Vec<ContactConstraint>,
 }
@@ -804,6 +868,11 @@ impl<const L: usize> JointLists<L> {
             lists.points.len(),
             lists.lengths.len(),
         )
+    }
+
+    /// The two lists' buffers.
+    fn raw(&self) -> (*mut PointBundle<L>, *mut LengthBundle<L>) {
+        (self.0 .0, self.1 .0)
     }
 
     /// Point bundles `p` and length bundles `l`.
@@ -1051,7 +1120,6 @@ impl Solver {
         }
         let lanes = settings.simd.lanes();
         let rigid = [joint_settings.stabilisation, Softness::RIGID];
-        crate::joint::prepare_masses(&mut self.points);
         // The chains' runs and the joints' colours depend only on which bodies each part
         // joins, whether those move, which point parts are rigid, and (the colours) which
         // parts the chains took: while those stay (most steps), the runs are walked and the
@@ -1079,8 +1147,9 @@ impl Solver {
                 .overflow
                 .retain(|&i| i as usize >= split || !chained[i as usize]);
         }
-        let rows = (self.points.as_slice(), self.lengths.as_slice());
-        self.joint_bundles.pack(&self.joint_colouring, rows, lanes);
+        let split = self.points.len() as u32;
+        self.joint_bundles
+            .layout(&self.joint_colouring, split, lanes);
         if self.joints.is_empty() {
             self.joint_graph.clear();
         } else {
@@ -1147,7 +1216,10 @@ impl Solver {
             joint_graph: &self.joint_graph,
             joints: (Shared(self.joints.as_mut_ptr()), self.joints.len()),
             vehicles: Shared(&mut self.vehicles),
-            points: Shared(&mut self.points),
+            joint_rows: Rows::of(&mut self.points, &mut self.lengths),
+            joint_colouring: &self.joint_colouring,
+            joint_sources: &self.joint_bundles.sources,
+            joint_overflow_sources: &self.joint_bundles.overflow_sources,
             chains: Shared(&mut self.chains),
             joint_lists: (
                 JointLists::of(&mut self.joint_bundles.one),
@@ -1176,9 +1248,6 @@ impl Solver {
             c.unpack(&mut self.contacts[c.source as usize]);
         }
         self.impacts.report(&mut self.contacts);
-        let rows = (self.points.as_mut_slice(), self.lengths.as_mut_slice());
-        self.joint_bundles
-            .unpack(&self.joint_colouring, rows, lanes);
         bodies.finalize();
     }
 }

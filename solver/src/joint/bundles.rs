@@ -87,59 +87,67 @@ pub(crate) struct Lists<const L: usize> {
 }
 
 impl<const L: usize> Lists<L> {
-    /// Packs `indices` (ascending; below `split` a point part, from it a length part at
-    /// `index - split`) `L` to a bundle, after the bundles already packed; returns the ranges
-    /// of the new ones in each list.
-    fn pack(
-        &mut self,
-        indices: &[u32],
-        (points, lengths): (&[PointRow], &[LengthRow]),
-        split: u32,
-        len: &mut (usize, usize),
-    ) -> (Range<usize>, Range<usize>) {
-        let cut = indices.partition_point(|&i| i < split);
-        let first = *len;
-        for chunk in indices[..cut].chunks(L) {
-            if len.0 == self.points.len() {
-                self.points.push(PointBundle::empty());
-            }
-            self.points[len.0].prepare(points, chunk, 0);
-            len.0 += 1;
-        }
-        for chunk in indices[cut..].chunks(L) {
-            if len.1 == self.lengths.len() {
-                self.lengths.push(LengthBundle::empty());
-            }
-            self.lengths[len.1].prepare(lengths, chunk, split);
-            len.1 += 1;
-        }
-        (first.0..len.0, first.1..len.1)
+    /// `points` point bundles and `lengths` length bundles (the ones kept from the last step
+    /// reused).
+    fn resize(&mut self, (points, lengths): (usize, usize)) {
+        self.points.resize_with(points, PointBundle::empty);
+        self.lengths.resize_with(lengths, LengthBundle::empty);
     }
 
-    /// Hands the impulses of the bundles packed from `lists` (in that order) back.
-    fn unpack<'a>(
-        &self,
-        lists: impl Iterator<Item = &'a [u32]>,
-        (points, lengths): (&mut [PointRow], &mut [LengthRow]),
+    #[cfg(test)]
+    /// The two lists' buffers, for [`fill`] and [`unpack`].
+    pub(crate) fn raw(&mut self) -> (*mut PointBundle<L>, *mut LengthBundle<L>) {
+        (self.points.as_mut_ptr(), self.lengths.as_mut_ptr())
+    }
+}
+
+/// Where one bundle's parts are: a range of its colour's list in the joints' colouring.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Source {
+    colour: u32,
+    start: u32,
+    end: u32,
+}
+
+impl Source {
+    /// The colour of the parts no colour took.
+    const OVERFLOW: u32 = u32::MAX;
+
+    /// The parts' indices (below `split` a point part, from it a length part).
+    fn indices<'a>(&self, colouring: &'a Colouring) -> &'a [u32] {
+        let list = match self.colour {
+            Source::OVERFLOW => &colouring.overflow,
+            colour => &colouring.colours[colour as usize],
+        };
+        &list[self.start as usize..self.end as usize]
+    }
+
+    /// `list`'s parts (`colour`'s) below `split` (point parts) and from it (length parts), in
+    /// sources of `lanes` parts.
+    fn chunks(
+        list: &[u32],
+        colour: u32,
         split: u32,
-    ) {
-        let (mut p, mut l) = (self.points.iter(), self.lengths.iter());
-        for indices in lists {
-            let cut = indices.partition_point(|&i| i < split);
-            // Chunks first: `zip` asks its first iterator first, and must not take a bundle
-            // from the next colour when this one's chunks are done.
-            for (chunk, bundle) in indices[..cut].chunks(L).zip(p.by_ref()) {
-                bundle.unpack(points, chunk, 0);
-            }
-            for (chunk, bundle) in indices[cut..].chunks(L).zip(l.by_ref()) {
-                bundle.unpack(lengths, chunk, split);
-            }
-        }
+        lanes: usize,
+    ) -> (impl Iterator<Item = Source>, impl Iterator<Item = Source>) {
+        let cut = list.partition_point(|&i| i < split);
+        let chunks = move |range: Range<usize>| {
+            range.clone().step_by(lanes).map(move |start| Source {
+                colour,
+                start: start as u32,
+                end: (start + lanes).min(range.end) as u32,
+            })
+        };
+        (chunks(0..cut), chunks(cut..list.len()))
     }
 }
 
 /// The joints solved in lanes, packed for one lane count (the others stay empty), colour after
 /// colour, and the ones no colour took, one to a bundle.
+///
+/// Laid out first ([`JointBundles::layout`]: how many bundles each colour takes and where
+/// each one's parts are, serially), then filled and unpacked bundle by bundle
+/// ([`JointBundles::fill`], [`JointBundles::unpack_bundles`]), by the workers side by side.
 #[derive(Debug, Default)]
 pub(crate) struct JointBundles {
     pub(crate) one: Lists<1>,
@@ -147,67 +155,194 @@ pub(crate) struct JointBundles {
     pub(crate) eight: Lists<8>,
     /// Each colour's point and length bundles, as ranges of the filled lists.
     pub(crate) colours: Vec<(Range<usize>, Range<usize>)>,
-    /// The parts no colour took (a body in more than 32 of them), solved by the serial stage.
+    /// Where each point bundle's and each length bundle's parts are.
+    pub(crate) sources: (Vec<Source>, Vec<Source>),
+    /// The parts no colour took (a body in more than 32 of them), one to a bundle, solved by
+    /// the serial stage, and where each one is.
     pub(crate) overflow: Lists<1>,
+    pub(crate) overflow_sources: (Vec<Source>, Vec<Source>),
+}
+
+/// The rows the bundles are filled from and hand their impulses back to, as the workers share
+/// them (each bundle's parts are its own).
+#[derive(Clone, Copy)]
+pub(crate) struct Rows {
+    pub(crate) points: (*mut PointRow, usize),
+    pub(crate) lengths: (*mut LengthRow, usize),
+}
+
+impl Rows {
+    /// The rows of `points` and `lengths`.
+    pub(crate) fn of(points: &mut [PointRow], lengths: &mut [LengthRow]) -> Rows {
+        Rows {
+            points: (points.as_mut_ptr(), points.len()),
+            lengths: (lengths.as_mut_ptr(), lengths.len()),
+        }
+    }
+
+    fn split(&self) -> u32 {
+        self.points.1 as u32
+    }
 }
 
 impl JointBundles {
-    /// Packs `points` and `lengths`, coloured by `colouring` over the two lists one after the
-    /// other, `lanes` to a bundle.
-    pub(crate) fn pack(
-        &mut self,
-        colouring: &Colouring,
-        rows: (&[PointRow], &[LengthRow]),
-        lanes: usize,
-    ) {
-        fn fill<const L: usize>(
-            out: &mut Lists<L>,
-            colouring: &Colouring,
-            rows: (&[PointRow], &[LengthRow]),
-            colours: &mut Vec<(Range<usize>, Range<usize>)>,
-        ) {
-            let (split, mut len) = (rows.0.len() as u32, (0, 0));
-            for colour in &colouring.colours {
-                colours.push(out.pack(colour, rows, split, &mut len));
-            }
-            out.points.truncate(len.0);
-            out.lengths.truncate(len.1);
-        }
+    /// Lays out the bundles of `colouring`'s colours over `split` point parts and then the
+    /// length parts, `lanes` to a bundle: each colour's ranges, each bundle's source, the
+    /// lists sized (bundles kept from the last step are reused).
+    pub(crate) fn layout(&mut self, colouring: &Colouring, split: u32, lanes: usize) {
         self.colours.clear();
-        match lanes {
-            1 => fill(&mut self.one, colouring, rows, &mut self.colours),
-            4 => fill(&mut self.four, colouring, rows, &mut self.colours),
-            _ => fill(&mut self.eight, colouring, rows, &mut self.colours),
+        let (points, lengths) = &mut self.sources;
+        points.clear();
+        lengths.clear();
+        for (colour, list) in colouring.colours.iter().enumerate() {
+            let first = (points.len(), lengths.len());
+            let (p, l) = Source::chunks(list, colour as u32, split, lanes);
+            points.extend(p);
+            lengths.extend(l);
+            self.colours
+                .push((first.0..points.len(), first.1..lengths.len()));
         }
-        let (split, mut len) = (rows.0.len() as u32, (0, 0));
-        self.overflow
-            .pack(&colouring.overflow, rows, split, &mut len);
-        self.overflow.points.truncate(len.0);
-        self.overflow.lengths.truncate(len.1);
+        let sizes = (points.len(), lengths.len());
+        match lanes {
+            1 => self.one.resize(sizes),
+            4 => self.four.resize(sizes),
+            _ => self.eight.resize(sizes),
+        }
+        let (points, lengths) = &mut self.overflow_sources;
+        let (p, l) = Source::chunks(&colouring.overflow, Source::OVERFLOW, split, 1);
+        points.clear();
+        points.extend(p);
+        lengths.clear();
+        lengths.extend(l);
+        self.overflow.resize((points.len(), lengths.len()));
     }
 
-    /// Hands every bundle's impulses back to `points` and `lengths`.
-    pub(crate) fn unpack(
-        &self,
+    /// Packs `points` and `lengths`, coloured by `colouring` over the two lists one after the
+    /// other, `lanes` to a bundle: the layout, every bundle filled, and the overflow.
+    #[cfg(test)]
+    pub(crate) fn pack(
+        &mut self,
         colouring: &Colouring,
         (points, lengths): (&mut [PointRow], &mut [LengthRow]),
         lanes: usize,
     ) {
-        let split = points.len() as u32;
-        let colours = colouring.colours.iter().map(|c| c.as_slice());
-        let rows = (&mut *points, &mut *lengths);
-        match lanes {
-            1 => self.one.unpack(colours, rows, split),
-            4 => self.four.unpack(colours, rows, split),
-            _ => self.eight.unpack(colours, rows, split),
+        let rows = Rows::of(points, lengths);
+        self.layout(colouring, rows.split(), lanes);
+        let all = (0..self.sources.0.len(), 0..self.sources.1.len());
+        // SAFETY: one thread, every bundle, rows from live slices.
+        unsafe {
+            match lanes {
+                1 => fill(self.one.raw(), &self.sources, all, colouring, rows),
+                4 => fill(self.four.raw(), &self.sources, all, colouring, rows),
+                _ => fill(self.eight.raw(), &self.sources, all, colouring, rows),
+            }
+            let sources = &self.overflow_sources;
+            let all = (0..sources.0.len(), 0..sources.1.len());
+            fill(self.overflow.raw(), sources, all, colouring, rows);
         }
-        let overflow = std::iter::once(colouring.overflow.as_slice());
-        self.overflow.unpack(overflow, (points, lengths), split);
+    }
+
+    /// Hands every bundle's impulses back to `points` and `lengths`.
+    #[cfg(test)]
+    pub(crate) fn unpack(
+        &mut self,
+        colouring: &Colouring,
+        (points, lengths): (&mut [PointRow], &mut [LengthRow]),
+        lanes: usize,
+    ) {
+        let rows = Rows::of(points, lengths);
+        let all = (0..self.sources.0.len(), 0..self.sources.1.len());
+        // SAFETY: one thread, every bundle, rows from live slices.
+        unsafe {
+            match lanes {
+                1 => unpack(self.one.raw(), &self.sources, all, colouring, rows),
+                4 => unpack(self.four.raw(), &self.sources, all, colouring, rows),
+                _ => unpack(self.eight.raw(), &self.sources, all, colouring, rows),
+            }
+            let sources = &self.overflow_sources;
+            let all = (0..sources.0.len(), 0..sources.1.len());
+            unpack(self.overflow.raw(), sources, all, colouring, rows);
+        }
     }
 
     /// How many bundles are packed in colours.
     pub(crate) fn len(&self) -> usize {
         self.colours.last().map_or(0, |(p, l)| p.end + l.end)
+    }
+}
+
+impl Rows {
+    /// The rows as slices.
+    ///
+    /// # Safety
+    /// The rows must be live and no one may write them while the slices are held.
+    unsafe fn slices<'a>(&self) -> (&'a [PointRow], &'a [LengthRow]) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            (
+                std::slice::from_raw_parts(self.points.0, self.points.1),
+                std::slice::from_raw_parts(self.lengths.0, self.lengths.1),
+            )
+        }
+    }
+}
+
+/// Hands the impulses of point bundles `range.0` and length bundles `range.1` (of the lists
+/// at `point_bundles` and `length_bundles`) back to their rows.
+///
+/// # Safety
+/// `rows` must point to the rows the bundles were filled from (laid out for `sources`), and
+/// no one else may touch these bundles or their rows meanwhile.
+pub(crate) unsafe fn unpack<const L: usize>(
+    (point_bundles, length_bundles): (*mut PointBundle<L>, *mut LengthBundle<L>),
+    sources: &(Vec<Source>, Vec<Source>),
+    range: (Range<usize>, Range<usize>),
+    colouring: &Colouring,
+    rows: Rows,
+) {
+    let split = rows.split();
+    // SAFETY: the caller's contract: each bundle and its rows are this caller's.
+    unsafe {
+        for b in range.0 {
+            let bundle = &*point_bundles.add(b);
+            for (lane, &i) in sources.0[b].indices(colouring).iter().enumerate() {
+                (*rows.points.0.add(i as usize)).impulse = bundle.impulse(lane);
+            }
+        }
+        for b in range.1 {
+            let bundle = &*length_bundles.add(b);
+            for (lane, &i) in sources.1[b].indices(colouring).iter().enumerate() {
+                (*rows.lengths.0.add((i - split) as usize)).impulse = bundle.impulse(lane);
+            }
+        }
+    }
+}
+
+/// Fills point bundles `range.0` and length bundles `range.1` (of the lists at
+/// `point_bundles` and `length_bundles`) from their rows.
+///
+/// # Safety
+/// `rows` must point to live rows that no one writes meanwhile, the lists be laid out for
+/// `sources`, and no one else touch these bundles.
+pub(crate) unsafe fn fill<const L: usize>(
+    (point_bundles, length_bundles): (*mut PointBundle<L>, *mut LengthBundle<L>),
+    sources: &(Vec<Source>, Vec<Source>),
+    range: (Range<usize>, Range<usize>),
+    colouring: &Colouring,
+    rows: Rows,
+) {
+    // SAFETY: the caller's contract: the rows are only read, each bundle is this caller's.
+    unsafe {
+        let (points, lengths) = rows.slices();
+        let split = rows.split();
+        for b in range.0 {
+            let indices = sources.0[b].indices(colouring);
+            (*point_bundles.add(b)).prepare(points, indices, 0);
+        }
+        for b in range.1 {
+            let indices = sources.1[b].indices(colouring);
+            (*length_bundles.add(b)).prepare(lengths, indices, split);
+        }
     }
 }
 
@@ -264,7 +399,7 @@ mod tests {
         assert!(!colouring.overflow.is_empty(), "the hub should overflow");
         for lanes in [1, 4, 8] {
             let mut bundles = JointBundles::default();
-            bundles.pack(&colouring, (&points, &lengths), lanes);
+            bundles.pack(&colouring, (&mut points, &mut lengths), lanes);
             for p in &mut points {
                 p.impulse = Vector::zeros();
             }

@@ -91,11 +91,9 @@ impl<const L: usize> LengthBundle<L> {
         }
     }
 
-    /// Hands the lanes' impulses back to `rows[i - offset]` for `i` in `indices`.
-    pub(crate) fn unpack(&self, rows: &mut [LengthRow], indices: &[u32], offset: u32) {
-        for (lane, &i) in indices.iter().enumerate() {
-            rows[(i - offset) as usize].impulse = self.impulse.0[lane];
-        }
+    /// Lane `lane`'s accumulated impulse.
+    pub(crate) fn impulse(&self, lane: usize) -> Real {
+        self.impulse.0[lane]
     }
 
     /// The anchors now, the axis along them, and each body's lever arm on it.

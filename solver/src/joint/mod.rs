@@ -36,7 +36,7 @@
 mod angular;
 mod axis;
 mod ball;
-mod bundles;
+pub(crate) mod bundles;
 mod chain;
 mod distance;
 mod drive;

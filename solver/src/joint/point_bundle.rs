@@ -13,6 +13,7 @@ use super::point::PointRow;
 use crate::body::StateView;
 use crate::bundle::Sym;
 use crate::wide::{cross, V3};
+use crate::Vector;
 
 /// Up to `L` point parts of one colour (unused lanes join two static bodies and write nothing).
 #[derive(Clone, Debug)]
@@ -44,11 +45,9 @@ impl<const L: usize> PointBundle<L> {
         }
     }
 
-    /// Hands the lanes' impulses back to `rows[i - offset]` for `i` in `indices`.
-    pub(crate) fn unpack(&self, rows: &mut [PointRow], indices: &[u32], offset: u32) {
-        for (lane, &i) in indices.iter().enumerate() {
-            rows[(i - offset) as usize].impulse = self.impulse.get(lane);
-        }
+    /// Lane `lane`'s accumulated impulse.
+    pub(crate) fn impulse(&self, lane: usize) -> Vector {
+        self.impulse.get(lane)
     }
 
     /// Applies the accumulated impulses.
