@@ -459,7 +459,8 @@ impl Motion {
         }
     }
 
-    /// [`Motion::store_moves`] through the workers' shared view, dynamic bodies only (as
+    /// Writes both bodies' motion since the step began back after a joint's position
+    /// projection moved them, unless it stopped being finite; dynamic bodies only (as
     /// [`Motion::store_pair_shared`]).
     #[inline]
     pub(crate) fn store_moves_shared(
@@ -473,20 +474,6 @@ impl Motion {
                 && m.delta_rotation.coords.iter().all(|x| x.is_finite());
             if finite && sims.get(index as usize).is_some_and(BodySim::is_dynamic) {
                 view.set_moves(index, m.delta_position, m.delta_rotation);
-            }
-        }
-    }
-
-    /// Writes both bodies' motion since the step began back after a joint's position
-    /// projection moved them, unless it stopped being finite.
-    #[inline]
-    pub fn store_moves(bodies: &mut Bodies, a: (&Motion, u32), b: (&Motion, u32)) {
-        for (m, index) in [a, b] {
-            let finite = m.delta_position.iter().all(|x| x.is_finite())
-                && m.delta_rotation.coords.iter().all(|x| x.is_finite());
-            if let (true, Some(s)) = (finite, bodies.states.get_mut(index as usize)) {
-                s.delta_position = m.delta_position;
-                s.delta_rotation = m.delta_rotation;
             }
         }
     }

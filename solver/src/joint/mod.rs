@@ -530,14 +530,17 @@ impl JointConstraint {
         self.solve_shared(&view, sims, pass);
     }
 
+    /// Both bodies' motion through the workers' shared view.
+    fn motions(&self, view: &StateView, sims: &[BodySim]) -> (Motion, Motion) {
+        let load = |index| Motion::load_shared(view, sims, index);
+        (load(self.frame.body_a), load(self.frame.body_b))
+    }
+
     /// [`JointConstraint::warm_start`] by a worker solving a colour of joints, through the
     /// workers' shared view of the states.
     pub(crate) fn warm_start_shared(&mut self, view: &StateView, sims: &[BodySim]) {
         let (ia, ib) = (self.frame.body_a, self.frame.body_b);
-        let (mut a, mut b) = (
-            Motion::load_shared(view, sims, ia),
-            Motion::load_shared(view, sims, ib),
-        );
+        let (mut a, mut b) = self.motions(view, sims);
         self.rows.warm_start(&mut a, &mut b);
         Motion::store_pair_shared(view, sims, (&a, ia), (&b, ib));
     }
@@ -545,10 +548,7 @@ impl JointConstraint {
     /// [`JointConstraint::solve`] by a worker solving a colour of joints.
     pub(crate) fn solve_shared(&mut self, view: &StateView, sims: &[BodySim], pass: &PassContext) {
         let (ia, ib) = (self.frame.body_a, self.frame.body_b);
-        let (mut a, mut b) = (
-            Motion::load_shared(view, sims, ia),
-            Motion::load_shared(view, sims, ib),
-        );
+        let (mut a, mut b) = self.motions(view, sims);
         self.rows.solve(&self.frame, &mut a, &mut b, pass);
         Motion::store_pair_shared(view, sims, (&a, ia), (&b, ib));
     }
@@ -557,10 +557,7 @@ impl JointConstraint {
     /// projecting a colour of joints.
     pub(crate) fn project_shared(&mut self, view: &StateView, sims: &[BodySim]) {
         let (ia, ib) = (self.frame.body_a, self.frame.body_b);
-        let (mut a, mut b) = (
-            Motion::load_shared(view, sims, ia),
-            Motion::load_shared(view, sims, ib),
-        );
+        let (mut a, mut b) = self.motions(view, sims);
         self.rows.project(&self.frame, &mut a, &mut b);
         Motion::store_moves_shared(view, sims, (&a, ia), (&b, ib));
     }
