@@ -20,8 +20,8 @@ use sprung_solver::body::Motion;
 use sprung_solver::body::{Bodies, STATIC};
 use sprung_solver::contact::{Contact, ContactMaterial, ContactPointInput};
 use sprung_solver::joint::{
-    BallImpulses, BallJoint, BallSettings, DistanceImpulses, DistanceJoint, JointConstraint,
-    JointFrame, JointImpulses, RaySpringSettings,
+    BallImpulses, BallJoint, BallSettings, DistanceImpulses, DistanceJoint, JointFrame,
+    JointImpulses, RaySpringSettings,
 };
 use sprung_solver::pgs::{Solver, SolverSettings};
 use sprung_spring::FixedStepper;
@@ -44,6 +44,7 @@ mod contacts;
 mod events;
 mod filters;
 mod hash;
+mod joint_rows;
 mod joints;
 mod obstacles;
 mod quarantine;
@@ -191,6 +192,9 @@ pub struct World {
     contact_counts: Vec<Option<usize>>,
     /// The blocks `report_touching` walks on several workers (empty: one walk).
     report_blocks: Vec<events::ReportBlock>,
+    /// Each joint slot's bodies and the list its kind goes to, and which list each goes to
+    /// this step (`build_joints`).
+    joint_table: joint_rows::JointTable,
     /// Each of those workers' events, added to `events` in block order.
     block_events: Vec<Vec<Event>>,
     /// How far a moving collider can be outside its broad-phase box (m): the step moves the
@@ -255,6 +259,7 @@ impl World {
             contact_sources: Vec::new(),
             contact_counts: Vec::new(),
             report_blocks: Vec::new(),
+            joint_table: joint_rows::JointTable::default(),
             block_events: Vec::new(),
             query_slack: 0.0,
             teleported: Vec::new(),
@@ -452,6 +457,7 @@ impl World {
         }
         self.ray_springs += usize::from(matches!(joint.kind, JointKind::RaySpring(_)));
         let handle = self.joints.insert(joint);
+        self.joint_table.stale = true;
         self.wake(a);
         self.wake(b);
         Ok(handle)
@@ -504,6 +510,7 @@ impl World {
     /// Removes a joint.
     pub fn remove_joint(&mut self, handle: JointHandle) -> Result<Joint, Error> {
         let joint = self.joints.remove(handle).ok_or(Error::StaleHandle)?;
+        self.joint_table.stale = true;
         self.ray_springs -= usize::from(matches!(joint.kind, JointKind::RaySpring(_)));
         for body in [joint.body_a, joint.body_b] {
             if self.body(body).is_some() {

@@ -10,6 +10,9 @@
 //! or four give the same world.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::pgs::MAX_THREADS;
 
 /// A reusable spinning barrier for `n` workers. Spins briefly, then yields: the machine may
 /// have fewer free cores than workers, and a worker that spins on a core another needs only
@@ -292,6 +295,40 @@ impl Pool {
     }
 }
 
+impl Pool {
+    /// Runs `work(piece, value)` for every piece of `pieces` (at most [`MAX_THREADS`]; any
+    /// more are dropped) at once, each piece on a worker of its own, the first on the calling
+    /// thread: for work whose pieces each own what they change (runs of a list, split before).
+    /// With one piece, or no thread to start, the calling thread takes them all in turn.
+    pub(crate) fn run_pieces<T: Send>(
+        &mut self,
+        pieces: impl IntoIterator<Item = T>,
+        work: &(dyn Fn(usize, T) + Sync),
+    ) {
+        let held: [Mutex<Option<T>>; MAX_THREADS as usize] =
+            std::array::from_fn(|_| Mutex::new(None));
+        let mut count = 0;
+        for (slot, piece) in held.iter().zip(pieces) {
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(piece);
+            count += 1;
+        }
+        let take = |piece: usize| {
+            let slot = held[piece].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(value) = slot {
+                work(piece, value);
+            }
+        };
+        if count <= 1 {
+            take(0);
+            return;
+        }
+        // Worker `w` of `n` takes pieces w, w + n, ...: all of them whatever `n` the pool runs.
+        self.run(count, &|worker, workers| {
+            (worker..count).step_by(workers.max(1)).for_each(take);
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,6 +364,23 @@ mod tests {
                     std::thread::sleep(pause);
                 }
             }
+        }
+    }
+
+    /// Every piece handed to the pool is worked on once, with its own value, however many
+    /// pieces there are (one runs on the calling thread).
+    #[test]
+    fn each_piece_is_worked_on_once() {
+        let mut pool = Pool::default();
+        for count in [1, 2, 3, 5] {
+            let seen: [AtomicUsize; 8] = Default::default();
+            pool.run_pieces((0..count).map(|k| 10 * k), &|piece, value| {
+                assert_eq!(value, 10 * piece);
+                seen[piece].fetch_add(1, Ordering::Relaxed);
+            });
+            let seen: Vec<usize> = seen.iter().map(|s| s.load(Ordering::Relaxed)).collect();
+            let expected: Vec<usize> = (0..8).map(|k| usize::from(k < count)).collect();
+            assert_eq!(seen, expected, "{count} pieces");
         }
     }
 

@@ -258,7 +258,7 @@ pub struct Solver {
     #[cfg(test)]
     all_points: bool,
     /// The worker threads (none until `threads` asks for more than one).
-    pool: Pool,
+    pub(crate) pool: Pool,
 }
 
 /// Which bodies each contact joins, whether each of them moves, whether it fits the wide

@@ -282,12 +282,40 @@ pub fn referring_to(spring: &Spring, mass: Real) -> Spring {
 /// afresh.
 #[derive(Clone, Debug, Default)]
 pub struct SpringCache {
-    entries: Vec<Option<(Spring, u32, u32, SpringSoftness)>>,
+    entries: Vec<Entry>,
 }
 
+/// One joint's spring, the bits of the effective mass and substep it was computed for, and its
+/// coefficients.
+type Entry = Option<(Spring, u32, u32, SpringSoftness)>;
+
 impl SpringCache {
+    /// The whole cache as one window, with room for every joint below `joints`: what the
+    /// workers building the joints' rows split between them ([`SpringWindow::split_at`]).
+    pub fn window(&mut self, joints: usize) -> SpringWindow<'_> {
+        if self.entries.len() < joints {
+            self.entries.resize(joints, None);
+        }
+        SpringWindow {
+            first: 0,
+            entries: &mut self.entries,
+        }
+    }
+}
+
+/// The [`SpringCache`] entries of a run of consecutive joints (from `first` on), for one
+/// worker building the rows of those joints while others build the rest.
+#[derive(Debug, Default)]
+pub struct SpringWindow<'a> {
+    first: usize,
+    entries: &'a mut [Entry],
+}
+
+impl<'a> SpringWindow<'a> {
     /// The coefficients of `spring` on a row of `effective_mass` at substep `h`, for the joint
-    /// of index `joint`: last step's if nothing changed, else computed and kept.
+    /// of index `joint`: last step's if nothing changed, else computed and kept. A joint
+    /// outside this window gets them computed afresh and not kept (the same numbers, only
+    /// slower).
     pub fn get(
         &mut self,
         joint: u32,
@@ -296,18 +324,37 @@ impl SpringCache {
         h: Real,
     ) -> SpringSoftness {
         let key = (effective_mass.to_bits(), h.to_bits());
-        let index = joint as usize;
-        if let Some(Some((s, m, step, softness))) = self.entries.get(index) {
+        let entry = (joint as usize)
+            .checked_sub(self.first)
+            .and_then(|at| self.entries.get_mut(at));
+        if let Some(Some((s, m, step, softness))) = entry.as_deref() {
             if s == spring && (*m, *step) == key {
                 return *softness;
             }
         }
         let softness = SpringSoftness::new(spring, effective_mass, h);
-        if index >= self.entries.len() {
-            self.entries.resize(index + 1, None);
+        if let Some(entry) = entry {
+            *entry = Some((*spring, key.0, key.1, softness));
         }
-        self.entries[index] = Some((*spring, key.0, key.1, softness));
         softness
+    }
+
+    /// The joints below `joint` and those from it on, as two windows (`joint` clamped to this
+    /// window's joints).
+    pub fn split_at(self, joint: usize) -> (SpringWindow<'a>, SpringWindow<'a>) {
+        let at = joint.saturating_sub(self.first).min(self.entries.len());
+        let (below, above) = self.entries.split_at_mut(at);
+        let first = self.first;
+        (
+            SpringWindow {
+                first,
+                entries: below,
+            },
+            SpringWindow {
+                first: first + at,
+                entries: above,
+            },
+        )
     }
 }
 
@@ -441,6 +488,30 @@ mod tests {
         );
     }
 
+    /// Split into windows (one per worker building joints), the cache keeps each joint's
+    /// coefficients in its own window and gives the same numbers as computing afresh, asked
+    /// through any window.
+    #[test]
+    fn a_split_cache_keeps_each_joint_in_its_window() {
+        let spring = Spring::Frequency {
+            hertz: 3.0,
+            damping_ratio: 0.2,
+        };
+        let (h, fresh) = (1.0 / 420.0, |m| {
+            SpringSoftness::new(&spring, m, 1.0 / 420.0)
+        });
+        let mut cache = SpringCache::default();
+        let (mut low, mut high) = cache.window(6).split_at(3);
+        assert_eq!(low.get(1, &spring, 2.0, h), fresh(2.0));
+        assert_eq!(high.get(4, &spring, 3.0, h), fresh(3.0));
+        // Outside its window: computed, not kept.
+        assert_eq!(low.get(5, &spring, 4.0, h), fresh(4.0));
+        assert_eq!(high.get(0, &spring, 5.0, h), fresh(5.0));
+        let kept: Vec<bool> = cache.entries.iter().map(Option::is_some).collect();
+        assert_eq!(kept, [false, true, false, false, true, false]);
+        assert_eq!(cache.window(6).get(4, &spring, 3.0, h), fresh(3.0));
+    }
+
     /// The cache gives exactly what computing afresh gives, whatever changed in between.
     #[test]
     fn the_spring_cache_is_the_computation() {
@@ -464,7 +535,7 @@ mod tests {
             (3, soft, 1.0, h),
         ] {
             let fresh = SpringSoftness::new(&spring, mass, step);
-            assert_eq!(cache.get(joint, &spring, mass, step), fresh);
+            assert_eq!(cache.window(4).get(joint, &spring, mass, step), fresh);
         }
     }
 

@@ -202,6 +202,7 @@ impl World {
         check_kind(&mut kind)?;
         let joint = self.joints.get_mut(handle).ok_or(Error::StaleHandle)?;
         joint.kind = kind;
+        self.joint_table.stale = true;
         let (a, b) = (joint.body_a, joint.body_b);
         self.wake(a);
         self.wake(b);

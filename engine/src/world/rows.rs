@@ -5,7 +5,6 @@
 use super::events::ReportBlock;
 use super::*;
 use sprung_solver::body::BodySim;
-use sprung_solver::step::StepContext;
 
 /// How many pairs ahead the walks over the watched pairs ask for a record (each is 512 bytes,
 /// its manifolds past the first cache line: the walks waited on each one's load).
@@ -37,6 +36,12 @@ pub(super) struct ContactTables {
 }
 
 impl ContactTables {
+    /// Each body slot's place in the solver's list this step (`STATIC`: not moving), as
+    /// `build_contacts` left it for the joints to read too.
+    pub(super) fn solver_index(&self) -> &[u32] {
+        &self.solver_index
+    }
+
     /// Brings both tables up to date with `colliders` (proxies below `proxies`) and the
     /// solver's bodies, each the body of slot `solver_slots[i]` (of `body_slots`).
     fn refresh(
@@ -243,13 +248,13 @@ impl World {
     /// 0.496.
     pub(super) fn build_contacts(&mut self) {
         self.report_blocks.clear();
+        self.refresh_contact_tables();
         if self.solver_bodies.is_empty() {
             // Nothing awake: every pair is between bodies asleep or static.
             self.solver.contacts.clear();
             self.contact_sources.clear();
             return;
         }
-        self.refresh_contact_tables();
         let (narrow, tables) = (&self.narrow_phase, &self.contact_tables);
         let input = ContactInput::new(narrow, tables, &self.bodies, &self.solver_bodies.sims);
         let blocks = self.narrow_phase.watched_blocks();
@@ -334,209 +339,6 @@ impl World {
         // One block is one walk: `report_touching` takes the blocks only to share them.
         if self.report_blocks.len() < 2 {
             self.report_blocks.clear();
-        }
-    }
-
-    /// Casts each ray spring's ray from its body's anchor (bodies asleep keep their last hit)
-    /// and keeps where it hit, for [`World::build_joints`]; a ray that hits nothing drops the
-    /// spring's carried impulses.
-    pub(super) fn cast_ray_springs(&mut self) {
-        if self.ray_springs == 0 {
-            return;
-        }
-        for slot in 0..self.joints.slots() {
-            let Some(joint) = self.joints.live(slot) else {
-                continue;
-            };
-            let JointKind::RaySpring(RaySpringSettings {
-                axis, max_length, ..
-            }) = joint.kind
-            else {
-                continue;
-            };
-            let body = self.bodies.at(joint.body_b.index);
-            if body.is_sleeping() {
-                continue;
-            }
-            let origin = body.pose * joint.local_anchor_b;
-            let filter = crate::QueryFilter::new()
-                .exclude_body(joint.body_b)
-                .exclude_sensors();
-            let hit = self.cast_ray(origin, axis, max_length, true, &filter);
-            let ground = hit.ok().flatten().map(|h| origin + axis * h.toi);
-            let Some(joint) = self.joints.live_mut(slot) else {
-                continue;
-            };
-            if let JointKind::RaySpring(settings) = &mut joint.kind {
-                settings.ground = ground;
-            }
-            if ground.is_none() {
-                joint.impulses = joint.kind.fresh_impulses();
-            }
-        }
-    }
-
-    /// Turns every joint into the solver's rows, anchored at the bodies' current poses: plain
-    /// ball and distance joints into the solver's lists solved in lanes, the rest prepared by
-    /// their kind ([`JointKind::prepare`]).
-    pub(super) fn build_joints(&mut self, step: &StepContext) {
-        let (h, rigid) = (step.h, step.joint);
-        self.solver.joints.clear();
-        self.solver.points.clear();
-        self.solver.lengths.clear();
-        for (index, joint) in self.joints.iter() {
-            let (ba, bb) = (
-                self.bodies.at(joint.body_a.index),
-                self.bodies.at(joint.body_b.index),
-            );
-            let solver_index = |b: &RigidBody| {
-                if b.kind == BodyKind::Static {
-                    STATIC
-                } else {
-                    b.solver_index
-                }
-            };
-            // A ray spring's anchor A is where its ray hit this step; no hit, no rows.
-            let pa = match &joint.kind {
-                JointKind::RaySpring(RaySpringSettings { ground: None, .. }) => continue,
-                JointKind::RaySpring(RaySpringSettings {
-                    ground: Some(g), ..
-                }) => *g,
-                _ => ba.pose * joint.local_anchor_a,
-            };
-            let pb = bb.pose * joint.local_anchor_b;
-            let frame = JointFrame {
-                body_a: solver_index(ba),
-                body_b: solver_index(bb),
-                anchor_a: pa - ba.center_of_mass(),
-                anchor_b: pb - bb.center_of_mass(),
-                separation: pb - pa,
-                rotations: (ba.pose.rotation, bb.pose.rotation),
-            };
-            if frame.body_a == STATIC && frame.body_b == STATIC {
-                continue; // asleep, or joined to something static
-            }
-            let (a, b) = (self.motion(frame.body_a), self.motion(frame.body_b));
-            let cache = (h, &mut self.solver.spring_cache);
-            match (&joint.kind, &joint.impulses) {
-                // A plain ball joint goes to the solver's compact list, solved in lanes.
-                (
-                    JointKind::Ball(BallSettings {
-                        spring,
-                        cone: None,
-                        drive: None,
-                    }),
-                    JointImpulses::Ball(carried),
-                ) => {
-                    let point = carried.point;
-                    let plain =
-                        BallJoint::plain(&frame, &a, &b, *spring, &rigid, cache, point, index);
-                    if let Some(row) = plain {
-                        self.solver.points.push(row);
-                        continue;
-                    }
-                }
-                // Without limits, a distance joint is a length part alone, solved in lanes.
-                (JointKind::Distance(d), JointImpulses::Distance(carried)) => {
-                    let (ends, rest) = ((&a, &b), carried.rest);
-                    let plain = DistanceJoint::plain(&frame, ends, d, &rigid, cache, rest, index);
-                    if let Some(row) = plain {
-                        self.solver.lengths.push(row);
-                        continue;
-                    }
-                }
-                _ => {}
-            }
-            let rows = joint.kind.prepare(&frame, (&a, &b), step, &joint.impulses);
-            self.solver.joints.push(JointConstraint {
-                frame,
-                rows,
-                user_index: index,
-            });
-        }
-    }
-
-    /// A solver body's mass and velocity as rows see them (static: none).
-    pub(super) fn motion(&self, index: u32) -> Motion {
-        Motion::load(&self.solver_bodies, index)
-    }
-
-    /// Hands each joint's accumulated impulses back to it for the next warm start (the
-    /// contacts' go back to the pair cache in [`World::report_touching`]'s walk over the
-    /// pairs).
-    pub(super) fn store_joint_impulses(&mut self) {
-        for j in &self.solver.joints {
-            self.joints.at_mut(j.user_index).impulses = j.impulses();
-        }
-        for p in &self.solver.points {
-            let point = BallImpulses {
-                point: p.impulse,
-                ..BallImpulses::default()
-            };
-            self.joints.at_mut(p.user_index).impulses = JointImpulses::Ball(point);
-        }
-        for l in &self.solver.lengths {
-            let rest = DistanceImpulses {
-                rest: l.impulse,
-                ..DistanceImpulses::default()
-            };
-            self.joints.at_mut(l.user_index).impulses = JointImpulses::Distance(rest);
-        }
-    }
-
-    /// Removes the joints that held with more than their breaking force, and says so; notes the
-    /// springs held back by a cap.
-    pub(super) fn break_joints(&mut self, step: &StepContext) {
-        let h = step.h;
-        self.limited.clear();
-        for j in &mut self.solver.joints {
-            let joint = self.joints.handle(j.user_index);
-            if let Some((wanted, allowed)) = j.limited(h) {
-                let limit = SpringLimit::ForceCap { wanted, allowed };
-                self.limited.push(LimitedSpring { joint, limit });
-            }
-            if j.too_stiff() {
-                let limit = SpringLimit::TooStiff;
-                self.limited.push(LimitedSpring { joint, limit });
-            }
-        }
-        let points = self
-            .solver
-            .points
-            .iter()
-            .map(|p| (p.user_index, p.too_stiff));
-        let lengths = self
-            .solver
-            .lengths
-            .iter()
-            .map(|l| (l.user_index, l.too_stiff));
-        for (index, _) in points.chain(lengths).filter(|(_, too_stiff)| *too_stiff) {
-            let joint = self.joints.handle(index);
-            let limit = SpringLimit::TooStiff;
-            self.limited.push(LimitedSpring { joint, limit });
-        }
-        self.broken.clear();
-        let loads = self.solver.joints.iter().map(|j| (j.user_index, j.load(h)));
-        let point_loads = self.solver.points.iter();
-        let point_loads = point_loads.map(|p| (p.user_index, p.impulse.norm() / h));
-        let length_loads = self.solver.lengths.iter();
-        let length_loads = length_loads.map(|l| (l.user_index, l.impulse.abs() / h));
-        for (index, load) in loads.chain(point_loads).chain(length_loads) {
-            let joint = self.joints.at(index);
-            if joint.break_force.is_some_and(|limit| load > limit) {
-                self.broken.push((self.joints.handle(index), load));
-            }
-        }
-        // By index, so that the buffer keeps its capacity for the next step.
-        for i in 0..self.broken.len() {
-            let (handle, load) = self.broken[i];
-            if let Ok(joint) = self.remove_joint(handle) {
-                self.events.push(Event::JointBroken {
-                    joint: handle,
-                    bodies: (joint.body_a, joint.body_b),
-                    load,
-                });
-            }
         }
     }
 }

@@ -268,17 +268,7 @@ impl World {
                     };
                     (frame.body_a, frame)
                 }
-                None => {
-                    let frame = JointFrame {
-                        body_a: STATIC,
-                        body_b: STATIC,
-                        anchor_a: Vector::zeros(),
-                        anchor_b: Vector::zeros(),
-                        separation: Vector::zeros(),
-                        rotations: (Rotation::identity(), Rotation::identity()),
-                    };
-                    (STATIC, frame)
-                }
+                None => (STATIC, JointFrame::unattached()),
             };
             let a = self.motion(ground_index);
             let (along, side) = planes[i];

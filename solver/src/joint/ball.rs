@@ -17,7 +17,7 @@ use super::swing::{frame_along, swing_twist, Cone, ConeLimit, Frames};
 use super::AngularLock;
 use super::{impulses, Joint, JointFrame, JointSettings, Part, PassContext};
 use crate::body::{BodyState, Motion};
-use crate::softness::{Softness, Spring, SpringCache, SpringSoftness};
+use crate::softness::{Softness, Spring, SpringSoftness, SpringWindow};
 use crate::step::StepContext;
 use crate::{Real, Vector};
 
@@ -160,28 +160,37 @@ impl BallJoint {
         }
     }
 
-    /// The point part alone, for a ball joint of `user_index` that is nothing more (rigid with
-    /// `settings`' stabilisation, or a spring set by frequency, acceleration or halflife; not a
-    /// spring of physical stiffness): what the solver's fast path takes
-    /// ([`crate::pgs::Solver::points`]), built without the joint around it.
+    /// Whether a ball joint set as `settings` is a point part and nothing more: rigid, or a
+    /// spring set by frequency, acceleration or halflife (not one of physical stiffness, which
+    /// needs the joint's effective mass), with no cone and no drive. Such joints go to the
+    /// solver's fast path ([`BallJoint::plain`]).
+    pub fn is_plain(settings: &BallSettings) -> bool {
+        let stiffness = matches!(settings.spring, Some(Spring::Stiffness { .. }));
+        settings.cone.is_none() && settings.drive.is_none() && !stiffness
+    }
+
+    /// The point part alone, for a ball joint of `user_index` that is nothing more
+    /// ([`BallJoint::is_plain`]; rigid with `rigid`'s stabilisation or `settings`' spring):
+    /// what the solver's fast path takes ([`crate::pgs::Solver::points`]), built without the
+    /// joint around it.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn plain(
         frame: &JointFrame,
         a: &Motion,
         b: &Motion,
-        spring: Option<Spring>,
-        settings: &JointSettings,
-        (h, cache): (Real, &mut SpringCache),
+        settings: &BallSettings,
+        rigid: &JointSettings,
+        (h, cache): (Real, &mut SpringWindow),
         impulse: Vector,
         user_index: u32,
-    ) -> Option<PointRow> {
-        let (softness, too_stiff) = match spring {
-            None => ([settings.stabilisation, Softness::RIGID], false),
-            Some(Spring::Stiffness { .. }) => return None,
+    ) -> PointRow {
+        debug_assert!(Self::is_plain(settings));
+        let (softness, too_stiff) = match &settings.spring {
+            None => ([rigid.stabilisation, Softness::RIGID], false),
             Some(s) => {
                 // Independent of the mass: any mass gives the same coefficients.
-                let s = cache.get(user_index, &s, 1.0, h);
+                let s = cache.get(user_index, s, 1.0, h);
                 ([s.biased, s.relax], s.limited)
             }
         };
@@ -189,7 +198,7 @@ impl BallJoint {
         let mut row = PointRow::without_mass(frame, a, b, softness, impulse);
         row.user_index = user_index;
         row.too_stiff = too_stiff;
-        Some(row)
+        row
     }
 
     /// The accumulated impulse as a world vector (N s).

@@ -10,7 +10,7 @@
 use super::axis::{AxisPart, AxisSettings, Hold};
 use super::{impulses, Joint, JointFrame, JointSettings, LengthRow, Part, PassContext};
 use crate::body::Motion;
-use crate::softness::{Softness, Spring, SpringCache};
+use crate::softness::{Softness, Spring, SpringWindow};
 use crate::step::StepContext;
 use crate::{Real, Vector};
 
@@ -117,26 +117,30 @@ impl Joint for DistanceJoint {
 }
 
 impl DistanceJoint {
-    /// The length part alone, for the joint of `user_index` set as `settings`, if that is all
-    /// it is (it holds its rest length, rigid with `rigid`'s stabilisation or a spring, and has
-    /// no limits): what the solver's fast path takes ([`crate::pgs::Solver::lengths`]), built
-    /// without the joint's three rows.
+    /// Whether a distance joint set as `settings` is its length part and nothing more: it
+    /// holds its rest length and has no limits. Such joints go to the solver's fast path
+    /// ([`DistanceJoint::plain`]).
+    pub fn is_plain(settings: &DistanceSettings) -> bool {
+        settings.holds_rest_length
+            && settings.min_length <= 0.0
+            && settings.max_length == Real::INFINITY
+    }
+
+    /// The length part alone, for the joint of `user_index` set as `settings`, that is nothing
+    /// more ([`DistanceJoint::is_plain`]; rigid with `rigid`'s stabilisation or a spring):
+    /// what the solver's fast path takes ([`crate::pgs::Solver::lengths`]), built without the
+    /// joint's three rows.
     #[allow(clippy::too_many_arguments)]
     pub fn plain(
         frame: &JointFrame,
         (a, b): (&Motion, &Motion),
         settings: &DistanceSettings,
         rigid: &JointSettings,
-        (h, cache): (Real, &mut SpringCache),
+        (h, cache): (Real, &mut SpringWindow),
         impulse: Real,
         user_index: u32,
-    ) -> Option<LengthRow> {
-        let plain = settings.holds_rest_length
-            && settings.min_length <= 0.0
-            && settings.max_length == Real::INFINITY;
-        if !plain {
-            return None;
-        }
+    ) -> LengthRow {
+        debug_assert!(Self::is_plain(settings));
         let (softness, too_stiff) = match &settings.spring {
             None => ([rigid.stabilisation, Softness::RIGID], false),
             Some(spring) => {
@@ -152,6 +156,6 @@ impl DistanceJoint {
         let mut row = LengthRow::new(frame, (a, b), settings.rest_length, softness, impulse);
         row.user_index = user_index;
         row.too_stiff = too_stiff;
-        Some(row)
+        row
     }
 }

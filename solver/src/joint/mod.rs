@@ -44,6 +44,7 @@ mod ends;
 mod fixed;
 mod hinge;
 mod length;
+mod lists;
 mod point;
 mod point_bundle;
 mod project;
@@ -66,6 +67,7 @@ pub use fixed::{FixedImpulses, FixedJoint, FixedSettings};
 pub use hinge::{hinge_angle, HingeImpulses, HingeJoint, HingeSettings};
 pub(crate) use length::LengthBundle;
 pub use length::LengthRow;
+pub use lists::{JointCounts, JointLists, JointRun};
 pub(crate) use point::prepare_masses;
 pub use point::PointRow;
 pub(crate) use point_bundle::PointBundle;
@@ -104,6 +106,19 @@ pub struct JointFrame {
 }
 
 impl JointFrame {
+    /// A frame between no bodies (both [`crate::body::STATIC`]), anchored at their origins:
+    /// what a row with nothing to hold starts from.
+    pub fn unattached() -> JointFrame {
+        JointFrame {
+            body_a: crate::body::STATIC,
+            body_b: crate::body::STATIC,
+            anchor_a: Vector::zeros(),
+            anchor_b: Vector::zeros(),
+            separation: Vector::zeros(),
+            rotations: (Quaternion::identity(), Quaternion::identity()),
+        }
+    }
+
     /// The anchors now (from each centre of mass), turned by the bodies' rotation since the
     /// step began.
     pub fn current_anchors(&self, a: &Motion, b: &Motion) -> (Vector, Vector) {
