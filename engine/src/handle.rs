@@ -120,6 +120,38 @@ impl<T, H: Handle> Arena<T, H> {
     }
 }
 
+/// Worker `worker` of `workers`'s range of `0..len` (slots, say): consecutive ranges, the first
+/// ones one longer when `len` does not divide evenly.
+pub(crate) fn share(len: usize, worker: usize, workers: usize) -> std::ops::Range<usize> {
+    let (base, extra) = (len / workers, len % workers);
+    let start = worker * base + worker.min(extra);
+    start..start + base + usize::from(worker < extra)
+}
+
+/// A run of an arena's slots, for one worker changing the values there while others change
+/// the rest ([`Arena::runs_mut`]).
+#[derive(Debug)]
+pub(crate) struct ArenaRun<'a, T> {
+    /// The index of the run's first slot.
+    first: usize,
+    slots: &'a mut [Slot<T>],
+}
+
+impl<T> ArenaRun<'_, T> {
+    /// The live values of the run, by slot index, in slot order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut T)> {
+        let first = self.first;
+        let slots = self.slots.iter_mut().enumerate();
+        slots.filter_map(move |(i, s)| Some(((first + i) as u32, s.value.as_mut()?)))
+    }
+
+    /// The value in slot `index`, if it is live and in this run.
+    pub fn live_mut(&mut self, index: u32) -> Option<&mut T> {
+        let at = (index as usize).checked_sub(self.first)?;
+        self.slots.get_mut(at)?.value.as_mut()
+    }
+}
+
 impl<T, H> Arena<T, H> {
     /// An empty arena whose handles carry `world`.
     pub fn new(world: u32) -> Self {
@@ -130,6 +162,29 @@ impl<T, H> Arena<T, H> {
             len: 0,
             handles: std::marker::PhantomData,
         }
+    }
+
+    /// The slots in runs, each ending where `ends` says (increasing; clamped to the slots),
+    /// the first from slot 0 and each after from where the one before ends.
+    pub fn runs_mut(
+        &mut self,
+        ends: impl IntoIterator<Item = usize>,
+    ) -> impl Iterator<Item = ArenaRun<'_, T>> {
+        let (mut rest, mut first) = (self.slots.as_mut_slice(), 0);
+        ends.into_iter().map(move |end| {
+            let len = end.saturating_sub(first).min(rest.len());
+            let (run, after) = std::mem::take(&mut rest).split_at_mut(len);
+            rest = after;
+            let run = ArenaRun { first, slots: run };
+            first += len;
+            run
+        })
+    }
+
+    /// The slots in `workers` runs of about equal length ([`share`]).
+    pub fn shares_mut(&mut self, workers: usize) -> impl Iterator<Item = ArenaRun<'_, T>> {
+        let (len, workers) = (self.slots.len(), workers.max(1));
+        self.runs_mut((0..workers).map(move |w| share(len, w, workers).end))
     }
 
     /// Stores `value` in the slot freed last (or a new one) and returns its index.

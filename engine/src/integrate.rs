@@ -6,10 +6,16 @@
 
 use parry3d::math::{Real, Vector};
 use sprung_solver::body::{Bodies, BodySim, BodyState, STATIC};
+use sprung_solver::pgs::Solver;
 
 use crate::body::{BodyKind, RigidBody};
 use crate::handle::{Arena, BodyHandle};
 use crate::world::runaway;
+
+/// From how many moving bodies the walks over every body or collider after the solve
+/// (`scatter`, `place_colliders`) split the slots over the workers: below, waking them costs
+/// about what the walk does.
+pub(crate) const PARALLEL_BODIES: usize = 2048;
 
 /// Gives each kinematic body with a target the velocity that reaches it in this step (what
 /// the broad phase and contacts see); `scatter` then places the body on the target exactly.
@@ -100,21 +106,38 @@ pub(crate) fn gather(
     }
 }
 
-/// Writes the solver's velocities and poses back, and clears the step's forces.
-pub(crate) fn scatter(bodies: &mut Arena<RigidBody, BodyHandle>, solved: &Bodies) {
-    for (_, body) in bodies.iter_mut() {
-        let i = body.solver_index as usize;
-        let (Some(state), Some(s)) = (solved.states.get(i), solved.sims.get(i)) else {
-            continue;
-        };
-        body.linear_velocity = state.linear_velocity;
-        body.angular_velocity = state.angular_velocity;
-        body.pose.rotation = s.rotation;
-        body.pose.translation.vector = s.position - s.rotation * body.mass.local_center.coords;
-        if let Some(target) = body.kinematic_target.take() {
-            body.pose = target;
+/// Writes the solver's velocities and poses back, and clears the step's forces: on `workers`
+/// of `solver`'s threads, a run of body slots each, when there are many bodies.
+pub(crate) fn scatter(
+    bodies: &mut Arena<RigidBody, BodyHandle>,
+    solved: &Bodies,
+    (solver, workers): (&mut Solver, u32),
+) {
+    let workers = if solved.len() >= PARALLEL_BODIES {
+        workers as usize
+    } else {
+        1
+    };
+    solver.run_pieces(bodies.shares_mut(workers), &|_, mut run| {
+        for (_, body) in run.iter_mut() {
+            scatter_body(body, solved);
         }
-        body.force = Vector::zeros();
-        body.torque = Vector::zeros();
+    });
+}
+
+/// [`scatter`] for one body.
+fn scatter_body(body: &mut RigidBody, solved: &Bodies) {
+    let i = body.solver_index as usize;
+    let (Some(state), Some(s)) = (solved.states.get(i), solved.sims.get(i)) else {
+        return;
+    };
+    body.linear_velocity = state.linear_velocity;
+    body.angular_velocity = state.angular_velocity;
+    body.pose.rotation = s.rotation;
+    body.pose.translation.vector = s.position - s.rotation * body.mass.local_center.coords;
+    if let Some(target) = body.kinematic_target.take() {
+        body.pose = target;
     }
+    body.force = Vector::zeros();
+    body.torque = Vector::zeros();
 }

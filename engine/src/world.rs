@@ -195,6 +195,8 @@ pub struct World {
     /// Each joint slot's bodies and the list its kind goes to, and which list each goes to
     /// this step (`build_joints`).
     joint_table: joint_rows::JointTable,
+    /// Which moving bodies (by place in the solver's list) `solve_continuous` sweeps.
+    swept: Vec<bool>,
     /// Each of those workers' events, added to `events` in block order.
     block_events: Vec<Vec<Event>>,
     /// How far a moving collider can be outside its broad-phase box (m): the step moves the
@@ -260,6 +262,7 @@ impl World {
             contact_counts: Vec::new(),
             report_blocks: Vec::new(),
             joint_table: joint_rows::JointTable::default(),
+            swept: Vec::new(),
             block_events: Vec::new(),
             query_slack: 0.0,
             teleported: Vec::new(),
@@ -875,7 +878,8 @@ impl World {
         self.store_wheels(&context);
         self.report_touching();
         let solve_ms = clock.lap();
-        integrate::scatter(&mut self.bodies, &self.solver_bodies);
+        let workers = (&mut self.solver, self.settings.threads);
+        integrate::scatter(&mut self.bodies, &self.solver_bodies, workers);
         let scatter_ms = clock.lap();
         self.solve_continuous(dt);
         self.place_colliders();

@@ -1066,6 +1066,18 @@ impl Solver {
         self.pool.run(workers.clamp(1, MAX_THREADS) as usize, work);
     }
 
+    /// Runs `work(piece, value)` for every piece of `pieces` at once on the solver's threads,
+    /// a worker each (the first on the calling thread; at most [`MAX_THREADS`] pieces), for
+    /// the engine's stages whose pieces each own what they change (runs of its lists, split
+    /// before): one pool for the whole step.
+    pub fn run_pieces<T: Send>(
+        &mut self,
+        pieces: impl IntoIterator<Item = T>,
+        work: &(dyn Fn(usize, T) + Sync),
+    ) {
+        self.pool.run_pieces(pieces, work);
+    }
+
     /// Whether this step's warm start is carried between substeps: when no joint re-prepares
     /// its rows (the module's documentation).
     fn carries_warm_start(&self) -> bool {

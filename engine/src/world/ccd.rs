@@ -18,41 +18,72 @@ use sprung_collision::level;
 use sprung_collision::shape::Shape;
 
 use super::{World, MAX_SPECULATIVE_DISTANCE};
-use crate::body::BodyKind;
+use crate::body::{BodyKind, RigidBody};
+use crate::collider::Collider;
+use crate::handle::{share, Arena, ColliderHandle};
+use crate::integrate::PARALLEL_BODIES;
+
+/// Whether `body` (moving) must be swept: a bullet, or a dynamic body that moved too far for
+/// its contacts' reach or for its own thinness (a wall could fit in between).
+fn needs_sweep(body: &RigidBody, colliders: &Arena<Collider, ColliderHandle>) -> bool {
+    if body.kind != BodyKind::Dynamic {
+        return false;
+    }
+    if body.bullet {
+        return true;
+    }
+    let (start, end) = (body.previous_pose, body.pose);
+    let turn = end.rotation * start.rotation.inverse();
+    let colliders = || body.colliders.iter().map(|c| colliders.at(c.index));
+    let extent = colliders().map(|c| c.scale).fold(0.0, Real::max);
+    let thinnest = colliders()
+        .map(|c| c.thickness)
+        .fold(Real::INFINITY, Real::min);
+    let shift = (body.center_of_mass() - start * body.mass.local_center).norm();
+    let limit = MAX_SPECULATIVE_DISTANCE.min(thinnest);
+    // The turn's angle is at most pi times the sine of its half (the quaternion's vector
+    // part), and 3.2 leaves rounding no say: a body that turned little is let go without the
+    // arc tangent the exact angle takes (most bodies, every step); the decision is the one
+    // the exact angle makes.
+    let bound = shift + 3.2 * turn.as_ref().imag().norm() * extent;
+    !(bound <= limit || shift + turn.scaled_axis().norm() * extent <= limit)
+}
 
 /// Stop this far (m) in front of the surface hit: the next step's contact begins there.
 const TOI_TARGET: Real = 0.005;
 
 impl World {
     /// Sweeps every body that moved too far for its contacts (and every bullet) and moves it
-    /// back to its first time of impact if it passed through something.
+    /// back to its first time of impact if it passed through something. Which bodies need a
+    /// sweep is decided on the workers when many bodies move (each body alone: a walk over
+    /// every moving body's record); the sweeps, few, follow in the solver's order.
     pub(super) fn solve_continuous(&mut self, dt: Real) {
-        for i in 0..self.solver_slots.len() {
-            let slot = self.solver_slots[i];
-            let body = self.bodies.at(slot);
-            if body.kind != BodyKind::Dynamic {
+        let moving = self.solver_slots.len();
+        let workers = if moving >= PARALLEL_BODIES {
+            self.settings.threads as usize
+        } else {
+            1
+        };
+        self.swept.clear();
+        self.swept.resize(moving, false);
+        let (slots, bodies, colliders) = (&self.solver_slots, &self.bodies, &self.colliders);
+        let mut rest = self.swept.as_mut_slice();
+        let runs = (0..workers).map(|worker| {
+            let range = share(moving, worker, workers);
+            let (run, after) = std::mem::take(&mut rest).split_at_mut(range.len());
+            rest = after;
+            (range.start, run)
+        });
+        self.solver.run_pieces(runs, &|_, (first, run)| {
+            for (flag, &slot) in run.iter_mut().zip(&slots[first..]) {
+                *flag = needs_sweep(bodies.at(slot), colliders);
+            }
+        });
+        for i in 0..moving {
+            if !self.swept[i] {
                 continue;
             }
-            let (start, end) = (body.previous_pose, body.pose);
-            let turn = end.rotation * start.rotation.inverse();
-            let colliders = || body.colliders.iter().map(|c| self.colliders.at(c.index));
-            let extent = colliders().map(|c| c.scale).fold(0.0, Real::max);
-            let thinnest = colliders()
-                .map(|c| c.thickness)
-                .fold(Real::INFINITY, Real::min);
-            let shift = (body.center_of_mass() - start * body.mass.local_center).norm();
-            // Fast for its contacts' reach, or for its own size (a wall could fit in between).
-            let limit = MAX_SPECULATIVE_DISTANCE.min(thinnest);
-            if !body.bullet {
-                // The turn's angle is at most pi times the sine of its half (the quaternion's
-                // vector part), and 3.2 leaves rounding no say: a body that turned little is
-                // let go without the arc tangent the exact angle takes (most bodies, every
-                // step); the decision is the one the exact angle makes.
-                let bound = shift + 3.2 * turn.as_ref().imag().norm() * extent;
-                if bound <= limit || shift + turn.scaled_axis().norm() * extent <= limit {
-                    continue;
-                }
-            }
+            let slot = self.solver_slots[i];
             if let Some((t, normal)) = self.first_pass_through(slot, dt) {
                 let body = self.bodies.at_mut(slot);
                 body.pose =

@@ -4,6 +4,7 @@
 
 use super::*;
 use parry3d::bounding_volume::Aabb;
+use sprung_solver::pgs::MAX_THREADS;
 
 /// Least work (in recycled pairs, see [`QUERY_WEIGHT`]) for which the narrow phase is split
 /// over threads: below it, handing out the work costs more than it saves. Measured on two
@@ -155,18 +156,28 @@ impl World {
     /// (`2 |sin(angle / 2)|`, the turn's quaternion's vector part, doubled) times the shape's
     /// reach from its origin.
     pub(super) fn place_colliders(&mut self) {
-        let mut slack = self.query_slack;
-        for (_, collider) in self.colliders.iter_mut() {
-            let body = self.bodies.at(collider.body.index);
-            if !body.is_resting() {
-                let before = collider.world_pose;
-                collider.world_pose = body.pose * collider.local_pose;
-                let moved = motion(&before, &collider.world_pose, collider.radius());
-                slack = slack.max(moved);
-                collider.moved += moved;
+        let workers = if self.solver_bodies.len() >= integrate::PARALLEL_BODIES {
+            self.settings.threads as usize
+        } else {
+            1
+        };
+        // Each run's largest motion, kept apart so that no worker waits on another.
+        let mut slacks: [Real; MAX_THREADS as usize] = [0.0; MAX_THREADS as usize];
+        let bodies = &self.bodies;
+        let runs = self.colliders.shares_mut(workers).zip(slacks.iter_mut());
+        self.solver.run_pieces(runs, &|_, (mut run, slack)| {
+            for (_, collider) in run.iter_mut() {
+                let body = bodies.at(collider.body.index);
+                if !body.is_resting() {
+                    let before = collider.world_pose;
+                    collider.world_pose = body.pose * collider.local_pose;
+                    let moved = motion(&before, &collider.world_pose, collider.radius());
+                    *slack = Real::max(*slack, moved);
+                    collider.moved += moved;
+                }
             }
-        }
-        self.query_slack = slack;
+        });
+        self.query_slack = slacks.iter().fold(self.query_slack, |a, &b| a.max(b));
     }
 
     /// Ends every pair of `proxy` now, for a collider about to be removed: a touching pair

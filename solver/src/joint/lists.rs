@@ -96,6 +96,22 @@ impl Solver {
             total.joints += run.counts.joints;
         }
         self.size_joint_lists(total, step);
+        self.joint_runs(runs, std::iter::repeat(()), &|worker, lists, ()| {
+            write(worker, lists)
+        });
+    }
+
+    /// Has `work(run, lists, piece)` read or change each run of the joint lists (as
+    /// [`Solver::write_joints`] made them from `runs`), each with the next piece of `with` (a
+    /// run of the caller's own joints, say), on the solver's workers, one run each, when there
+    /// are several. Each run's records are its range of joint slots' rows when the lists are
+    /// as the last `write_joints` left them.
+    pub fn joint_runs<T: Send>(
+        &mut self,
+        runs: &[JointRun],
+        with: impl IntoIterator<Item = T>,
+        work: &(dyn Fn(usize, JointLists, T) + Sync),
+    ) {
         let slots = runs.last().map_or(0, |run| run.end);
         let mut lists = JointLists {
             points: &mut self.points,
@@ -104,12 +120,13 @@ impl Solver {
             springs: self.spring_cache.window(slots),
         };
         // Each run's records, split off in turn, for a worker of its own.
-        let pieces = runs.iter().map(|run| {
+        let pieces = runs.iter().zip(with).map(|(run, piece)| {
             let (mine, rest) = std::mem::take(&mut lists).split(run.counts, run.end);
             lists = rest;
-            mine
+            (mine, piece)
         });
-        self.pool.run_pieces(pieces, write);
+        self.pool
+            .run_pieces(pieces, &|worker, (lists, piece)| work(worker, lists, piece));
     }
 
     /// The joint lists at `counts` records, new ones placeholders.
