@@ -3,7 +3,8 @@
 //! This file holds the world's data, what users call to change it, and `World::step`, which
 //! reads top to bottom; each stage the step calls on the world's side is in a file of its own
 //! under `world/`: `collide` (broad and narrow phase), `sleeping` (waking and islands), `rows`
-//! (contacts and joints into the solver and back, breaking joints), `events` (contacts and
+//! (contacts into the solver), `joint_rows` (joints into the solver and back, ray springs'
+//! casts, breaking joints), `events` (contacts and
 //! sensors that began or ended), `ccd` (continuous collision), `filters` (excluded pairs),
 //! `contacts` (reading the step's contacts) and `vehicles` (the wheels' casts and rows, and
 //! their state after the solve).

@@ -1,6 +1,6 @@
-//! The solve stage's input and output on the world's side: the step's contacts and joints
-//! turned into the solver's rows, their impulses stored back for warm starting, and the joints
-//! that held with more than their breaking force removed.
+//! The solve stage's input on the world's side for contacts: the step's manifolds turned into
+//! the solver's contacts (their impulses go back to the pair cache in `report_touching`'s walk;
+//! the joints' side is in `joint_rows`).
 
 use super::events::ReportBlock;
 use super::*;
