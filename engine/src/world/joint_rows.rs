@@ -3,14 +3,15 @@
 //! impulses stored back for warm starting, and the joints that held with more than their
 //! breaking force removed.
 
-use super::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::handle::{share, ArenaRun};
 use sprung_solver::joint::{JointCounts, JointLists, JointRun};
 use sprung_solver::pgs::MAX_THREADS;
 use sprung_solver::step::StepContext;
-use std::ops::Range;
+
+use super::*;
+use crate::handle::{share, ArenaRun};
 
 /// From how many joints `build_joints` splits the rows over the workers.
 const PARALLEL_JOINTS: usize = 1024;
