@@ -14,8 +14,8 @@ use crate::world::runaway;
 
 /// From how many moving bodies the walks over every body or collider after the solve
 /// (`scatter`, `place_colliders`) split the slots over the workers: below, waking them costs
-/// about what the walk does.
-pub(crate) const PARALLEL_BODIES: usize = 2048;
+/// about what the walk does. (Two under `cfg(fuzzing)`: see `PARALLEL_WORK`.)
+pub(crate) const PARALLEL_BODIES: usize = if cfg!(fuzzing) { 2 } else { 2048 };
 
 /// Gives each kinematic body with a target the velocity that reaches it in this step (what
 /// the broad phase and contacts see); `scatter` then places the body on the target exactly.

@@ -330,8 +330,9 @@ pub const MAX_THREADS: u32 = 64;
 /// Fewest bundles a worker of the solve is given (see [`Solver::solve`]). `pyramid`'s ~170
 /// bundles (`--no-sleep`) solve in 0.39 ms on two workers against 0.55 on one (in runs where
 /// this project's two virtual cores sit near each other: docs/PERFORMANCE.md, fifteenth
-/// session); at 128 (before) they stayed on one.
-const BUNDLES_PER_WORKER: usize = 64;
+/// session); at 128 (before) they stayed on one. One under `cfg(fuzzing)` (which cargo-fuzz
+/// sets), so that the fuzz targets' small worlds take the split paths too.
+const BUNDLES_PER_WORKER: usize = if cfg!(fuzzing) { 1 } else { 64 };
 
 /// The stage list of one step, as every worker runs it (see `parallel.rs`).
 struct Stages<'a> {

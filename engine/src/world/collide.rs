@@ -11,12 +11,14 @@ use sprung_solver::pgs::MAX_THREADS;
 /// threads (`--no-sleep`, every pair recycled): while a sleeping worker took ~25 us to wake,
 /// `pyramid`'s 1,335 pairs took 0.054 ms split against 0.042 serial; since workers watch for
 /// work between uses (`parallel.rs`), its collide stage takes 0.044 ms split against 0.062.
-const PARALLEL_WORK: usize = 1024;
+/// One under `cfg(fuzzing)` (which cargo-fuzz sets), as every split's threshold, so that the
+/// fuzz targets' small worlds take the split paths too.
+const PARALLEL_WORK: usize = if cfg!(fuzzing) { 1 } else { 1024 };
 /// What a pair the narrow phase queries costs against one it recycles or keeps apart: a
 /// manifold made again is thousands of instructions (clipping, GJK), a recycled one ~500.
 const QUERY_WEIGHT: usize = 8;
 /// Fewest moving proxies for the same: a pile asleep has many pairs and nothing to update.
-const PARALLEL_PROXIES: usize = 128;
+const PARALLEL_PROXIES: usize = if cfg!(fuzzing) { 1 } else { 128 };
 
 /// How many colliders ahead of the one placed the broad phase's loop asks for the data its
 /// box reads (a hull's points, from beyond the L2 cache in a heap of different hulls).

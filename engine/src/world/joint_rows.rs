@@ -13,8 +13,9 @@ use sprung_solver::step::StepContext;
 use super::*;
 use crate::handle::{share, ArenaRun};
 
-/// From how many joints `build_joints` splits the rows over the workers.
-const PARALLEL_JOINTS: usize = 1024;
+/// From how many joints `build_joints` splits the rows over the workers (two under
+/// `cfg(fuzzing)`: see `PARALLEL_WORK`).
+const PARALLEL_JOINTS: usize = if cfg!(fuzzing) { 2 } else { 1024 };
 
 /// Which of the solver's lists a joint's rows go to this step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
