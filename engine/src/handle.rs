@@ -120,14 +120,6 @@ impl<T, H: Handle> Arena<T, H> {
     }
 }
 
-/// Worker `worker` of `workers`'s range of `0..len` (slots, say): consecutive ranges, the first
-/// ones one longer when `len` does not divide evenly.
-pub(crate) fn share(len: usize, worker: usize, workers: usize) -> std::ops::Range<usize> {
-    let (base, extra) = (len / workers, len % workers);
-    let start = worker * base + worker.min(extra);
-    start..start + base + usize::from(worker < extra)
-}
-
 /// A run of an arena's slots, for one worker changing the values there while others change
 /// the rest ([`Arena::runs_mut`]).
 #[derive(Debug)]
@@ -184,6 +176,7 @@ impl<T, H> Arena<T, H> {
     /// The slots in `workers` runs of about equal length ([`share`]).
     pub fn shares_mut(&mut self, workers: usize) -> impl Iterator<Item = ArenaRun<'_, T>> {
         let (len, workers) = (self.slots.len(), workers.max(1));
+        let share = sprung_solver::share;
         self.runs_mut((0..workers).map(move |w| share(len, w, workers).end))
     }
 

@@ -15,6 +15,7 @@ mod impact;
 mod integrate;
 pub mod joint;
 mod parallel;
+pub use parallel::share;
 pub mod pgs;
 pub mod row;
 pub mod softness;

@@ -78,7 +78,7 @@ impl Backoff {
 
 /// Worker `worker` of `workers`'s share of `0..len`: consecutive blocks, the first ones one
 /// longer when `len` does not divide evenly.
-pub(crate) fn share(len: usize, worker: usize, workers: usize) -> std::ops::Range<usize> {
+pub fn share(len: usize, worker: usize, workers: usize) -> std::ops::Range<usize> {
     let (base, extra) = (len / workers, len % workers);
     let start = worker * base + worker.min(extra);
     start..start + base + usize::from(worker < extra)

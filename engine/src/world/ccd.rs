@@ -20,8 +20,9 @@ use sprung_collision::shape::Shape;
 use super::{World, MAX_SPECULATIVE_DISTANCE};
 use crate::body::{BodyKind, RigidBody};
 use crate::collider::Collider;
-use crate::handle::{share, Arena, ColliderHandle};
+use crate::handle::{Arena, ColliderHandle};
 use crate::integrate::PARALLEL_BODIES;
+use sprung_solver::share;
 
 /// Whether `body` (moving) must be swept: a bullet, or a dynamic body that moved too far for
 /// its contacts' reach or for its own thinness (a wall could fit in between).

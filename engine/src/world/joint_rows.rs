@@ -11,7 +11,8 @@ use sprung_solver::pgs::MAX_THREADS;
 use sprung_solver::step::StepContext;
 
 use super::*;
-use crate::handle::{share, ArenaRun};
+use crate::handle::ArenaRun;
+use sprung_solver::share;
 
 /// From how many joints `build_joints` splits the rows over the workers (two under
 /// `cfg(fuzzing)`: see `PARALLEL_WORK`).
