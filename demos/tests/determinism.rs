@@ -2,7 +2,8 @@
 //! kernel, with four lanes and with eight (AVX2 where the CPU has it), on one worker thread,
 //! two or four, ends at the same bits of every body's pose and velocity. The lanes and the
 //! workers' blocks of a colour share no moving body and do the same IEEE operations as the
-//! scalar path on one thread, so any difference is a bug.
+//! scalar path on one thread, so any difference is a bug. (A step runs on at most the
+//! machine's cores: on two cores, four threads run as two.)
 
 use sprung::SimdWidth;
 use sprung_demos::find;

@@ -111,10 +111,10 @@ pub(crate) fn gather(
 pub(crate) fn scatter(
     bodies: &mut Arena<RigidBody, BodyHandle>,
     solved: &Bodies,
-    (solver, workers): (&mut Solver, u32),
+    (solver, workers): (&mut Solver, usize),
 ) {
     let workers = if solved.len() >= PARALLEL_BODIES {
-        workers as usize
+        workers
     } else {
         1
     };

@@ -879,7 +879,7 @@ impl World {
         self.store_wheels(&context);
         self.report_touching();
         let solve_ms = clock.lap();
-        let workers = (&mut self.solver, self.settings.threads);
+        let workers = (&mut self.solver, self.settings.workers());
         integrate::scatter(&mut self.bodies, &self.solver_bodies, workers);
         let scatter_ms = clock.lap();
         self.solve_continuous(dt);

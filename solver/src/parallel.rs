@@ -10,17 +10,22 @@
 //! or four give the same world.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 use crate::pgs::MAX_THREADS;
 
-/// A reusable spinning barrier for `n` workers. Spins briefly, then yields: the machine may
-/// have fewer free cores than workers, and a worker that spins on a core another needs only
-/// delays the step.
+/// A reusable barrier for `n` workers. Spins briefly, then yields, then sleeps: the machine
+/// may have fewer free cores than workers (other programs run too), and a worker that spins
+/// or yields on a core another needs only delays the step, while one asleep leaves the core
+/// to the workers still on their way.
 pub(crate) struct Barrier {
     n: usize,
     arrived: AtomicUsize,
     generation: AtomicUsize,
+    /// Workers asleep on `wake` (or on their way to it): the last to arrive wakes them.
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    wake: Condvar,
 }
 
 impl Barrier {
@@ -29,6 +34,9 @@ impl Barrier {
             n,
             arrived: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
+            sleepers: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
         }
     }
 
@@ -41,20 +49,40 @@ impl Barrier {
         let generation = self.generation.load(Ordering::Acquire);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.n {
             self.arrived.store(0, Ordering::Relaxed);
-            self.generation.fetch_add(1, Ordering::Release);
+            // Sequentially consistent with the sleepers' count (below): either a sleeper
+            // sees the new generation before it sleeps, or this sees it counted and wakes it.
+            self.generation.fetch_add(1, Ordering::SeqCst);
+            if self.sleepers.load(Ordering::SeqCst) > 0 {
+                let _held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+                self.wake.notify_all();
+            }
             return;
         }
         let mut backoff = Backoff::default();
         while self.generation.load(Ordering::Acquire) == generation {
-            backoff.snooze();
+            if !backoff.snooze() {
+                self.sleep(generation);
+                return;
+            }
         }
+    }
+
+    /// Sleeps until the generation after `generation` begins.
+    #[cold]
+    fn sleep(&self, generation: usize) {
+        let mut held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        while self.generation.load(Ordering::SeqCst) == generation {
+            held = self.wake.wait(held).unwrap_or_else(|e| e.into_inner());
+        }
+        self.sleepers.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
 /// How a thread waits for another: it spins a while (the other is usually a few
 /// microseconds away on its own core), then yields at each check, so that a thread placed on
 /// the core of the one it waits for lets that one run. The barrier, the pool's caller and its
-/// watching workers all wait this way.
+/// watching workers all wait this way; the barrier then sleeps.
 #[derive(Default)]
 struct Backoff {
     spins: u32,
@@ -63,16 +91,20 @@ struct Backoff {
 impl Backoff {
     /// Spins this many times before yielding.
     const SPINS: u32 = 2_000;
+    /// Yields this many times before [`Backoff::snooze`] says to sleep.
+    const YIELDS: u32 = 200;
 
-    /// One wait between two checks.
+    /// One wait between two checks; false once the waiting has gone on long enough that
+    /// the waiter should sleep if it can (the pool's caller and watchers go on yielding).
     #[inline]
-    fn snooze(&mut self) {
+    fn snooze(&mut self) -> bool {
         if self.spins < Self::SPINS {
             std::hint::spin_loop();
-            self.spins += 1;
         } else {
             std::thread::yield_now();
         }
+        self.spins = self.spins.saturating_add(1);
+        self.spins < Self::SPINS + Self::YIELDS
     }
 }
 
@@ -381,6 +413,48 @@ mod tests {
             let seen: Vec<usize> = seen.iter().map(|s| s.load(Ordering::Relaxed)).collect();
             let expected: Vec<usize> = (0..8).map(|k| usize::from(k < count)).collect();
             assert_eq!(seen, expected, "{count} pieces");
+        }
+    }
+
+    /// No worker leaves the barrier before every worker has reached it, round after round,
+    /// with more workers than cores (so that many of them wait asleep and are woken by the
+    /// last to arrive) and with rounds where one worker is late enough that the others
+    /// sleep.
+    #[test]
+    fn the_barrier_holds_every_worker_until_all_arrive() {
+        let workers = 8;
+        let barrier = Barrier::new(workers);
+        let arrived = AtomicUsize::new(0);
+        let rounds = 300;
+        std::thread::scope(|scope| {
+            for worker in 0..workers {
+                let (barrier, arrived) = (&barrier, &arrived);
+                scope.spawn(move || {
+                    for round in 0..rounds {
+                        if worker == round % workers && round % 50 == 0 {
+                            std::thread::sleep(std::time::Duration::from_millis(2));
+                        }
+                        arrived.fetch_add(1, Ordering::Relaxed);
+                        barrier.wait();
+                        assert_eq!(arrived.load(Ordering::Relaxed), workers * (round + 1));
+                        barrier.wait();
+                    }
+                });
+            }
+        });
+        assert_eq!(barrier.sleepers.load(Ordering::Relaxed), 0);
+    }
+
+    /// A step runs on at most the machine's cores, however many threads were asked for.
+    #[test]
+    fn workers_are_at_most_the_cores() {
+        let cores = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
+        let mut settings = crate::pgs::SolverSettings::default();
+        assert_eq!(settings.workers(), 1);
+        for threads in [2, 4, 64, 1000] {
+            settings.threads = threads;
+            let expected = (threads.min(MAX_THREADS) as usize).min(cores);
+            assert_eq!(settings.workers(), expected, "{threads} threads");
         }
     }
 

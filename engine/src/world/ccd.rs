@@ -61,7 +61,7 @@ impl World {
     pub(super) fn solve_continuous(&mut self, dt: Real) {
         let moving = self.solver_slots.len();
         let workers = if moving >= PARALLEL_BODIES {
-            self.settings.threads as usize
+            self.settings.workers()
         } else {
             1
         };

@@ -130,10 +130,7 @@ impl World {
         };
         // Split over the solver's threads when there is enough to share: the pairs are
         // updated in fixed blocks, so every count gives the same bits.
-        let workers = self
-            .settings
-            .threads
-            .clamp(1, sprung_solver::pgs::MAX_THREADS);
+        let workers = self.settings.workers();
         let moving = || self.proxy_motion.iter().filter(|m| !m.resting).count();
         // The work foreseen from the last update's tallies (a pair it neither recycled nor
         // kept apart counts as a query).
@@ -143,9 +140,7 @@ impl World {
         if workers > 1 && work >= PARALLEL_WORK && moving() >= PARALLEL_PROXIES {
             let solver = &mut self.solver;
             self.narrow_phase
-                .update_on(&view, workers as usize, |work| {
-                    solver.run_on_workers(workers, work)
-                });
+                .update_on(&view, workers, |work| solver.run_on_workers(workers, work));
         } else {
             self.narrow_phase.update(&view);
         }
@@ -159,7 +154,7 @@ impl World {
     /// reach from its origin.
     pub(super) fn place_colliders(&mut self) {
         let workers = if self.solver_bodies.len() >= integrate::PARALLEL_BODIES {
-            self.settings.threads as usize
+            self.settings.workers()
         } else {
             1
         };

@@ -42,33 +42,32 @@ impl World {
             let colliders = &self.colliders;
             let event_of =
                 |pair, began, impulse| touch_event_of(broad_phase, colliders, pair, began, impulse);
-            self.solver
-                .run_on_workers(workers as u32, &|worker, count| {
-                    if count != workers || worker >= workers {
-                        return;
-                    }
-                    let block = &blocks[worker];
-                    let (pairs, events) = (&pairs, &events);
-                    // SAFETY: each worker touches its own block of the pairs (the narrow phase's
-                    // blocks are disjoint, and a block's contacts and updated pairs lie in it) and
-                    // its own event list, through pointers valid until `run_on_workers` returns.
-                    let (records, out) = unsafe {
-                        (
-                            std::slice::from_raw_parts_mut(
-                                pairs.0.add(block.pairs.start),
-                                block.pairs.len(),
-                            ),
-                            &mut *events.0.add(worker),
-                        )
-                    };
-                    out.clear();
-                    let walk = Walk {
-                        solved: &contacts[block.contacts.clone()],
-                        sources,
-                        updated: &updated[block.updated.clone()],
-                    };
-                    walk.run(records, block.pairs.start, out, &event_of);
-                });
+            self.solver.run_on_workers(workers, &|worker, count| {
+                if count != workers || worker >= workers {
+                    return;
+                }
+                let block = &blocks[worker];
+                let (pairs, events) = (&pairs, &events);
+                // SAFETY: each worker touches its own block of the pairs (the narrow phase's
+                // blocks are disjoint, and a block's contacts and updated pairs lie in it) and
+                // its own event list, through pointers valid until `run_on_workers` returns.
+                let (records, out) = unsafe {
+                    (
+                        std::slice::from_raw_parts_mut(
+                            pairs.0.add(block.pairs.start),
+                            block.pairs.len(),
+                        ),
+                        &mut *events.0.add(worker),
+                    )
+                };
+                out.clear();
+                let walk = Walk {
+                    solved: &contacts[block.contacts.clone()],
+                    sources,
+                    updated: &updated[block.updated.clone()],
+                };
+                walk.run(records, block.pairs.start, out, &event_of);
+            });
             self.solver.contacts = solved;
             for list in &self.block_events {
                 self.events.extend_from_slice(list);

@@ -307,7 +307,7 @@ impl World {
     /// same however many workers wrote them.
     pub(super) fn build_joints(&mut self, step: &StepContext) {
         let slots = self.joints.slots();
-        let threads = self.settings.threads as usize;
+        let threads = self.settings.workers();
         let workers = if threads > 1 && self.joints.len() >= PARALLEL_JOINTS {
             threads
         } else {

@@ -265,29 +265,28 @@ impl World {
         let workers = blocks.len();
         self.contact_counts.clear();
         self.contact_counts.resize(workers, None);
-        if workers > 1 && self.settings.threads > 1 {
+        if workers > 1 && self.settings.workers() > 1 {
             let out = Blocks(self.solver.contacts.as_mut_ptr());
             let sources = Blocks(self.contact_sources.as_mut_ptr());
             let counts = Blocks(self.contact_counts.as_mut_ptr());
-            self.solver
-                .run_on_workers(workers as u32, &|worker, count| {
-                    if count != workers || worker >= workers {
-                        return;
-                    }
-                    let (out, sources, counts) = (&out, &sources, &counts);
-                    let start = worker.checked_sub(1).map_or(0, |b| blocks[b].end);
-                    let first: usize = blocks[..worker].iter().map(|b| b.manifolds).sum();
-                    let room = blocks[worker].manifolds;
-                    // SAFETY: each worker writes its own block's room of the lists (the rooms
-                    // tile the lists' first `room` slots, which they hold) and its own count,
-                    // through pointers that stay valid until `run_on_workers` returns.
-                    unsafe {
-                        let out = std::slice::from_raw_parts_mut(out.0.add(first), room);
-                        let sources = std::slice::from_raw_parts_mut(sources.0.add(first), room);
-                        *counts.0.add(worker) =
-                            input.write(start..blocks[worker].end, out, sources, first);
-                    }
-                });
+            self.solver.run_on_workers(workers, &|worker, count| {
+                if count != workers || worker >= workers {
+                    return;
+                }
+                let (out, sources, counts) = (&out, &sources, &counts);
+                let start = worker.checked_sub(1).map_or(0, |b| blocks[b].end);
+                let first: usize = blocks[..worker].iter().map(|b| b.manifolds).sum();
+                let room = blocks[worker].manifolds;
+                // SAFETY: each worker writes its own block's room of the lists (the rooms
+                // tile the lists' first `room` slots, which they hold) and its own count,
+                // through pointers that stay valid until `run_on_workers` returns.
+                unsafe {
+                    let out = std::slice::from_raw_parts_mut(out.0.add(first), room);
+                    let sources = std::slice::from_raw_parts_mut(sources.0.add(first), room);
+                    *counts.0.add(worker) =
+                        input.write(start..blocks[worker].end, out, sources, first);
+                }
+            });
         } else if workers > 0 {
             let all = 0..input.watched.len();
             self.contact_counts[0] =
