@@ -137,6 +137,17 @@ impl<T> ArenaRun<'_, T> {
         slots.filter_map(move |(i, s)| Some(((first + i) as u32, s.value.as_mut()?)))
     }
 
+    /// The indices of the run's slots.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.first..self.first + self.slots.len()
+    }
+
+    /// The value in slot `index`, if it is live and in this run.
+    pub fn live(&self, index: usize) -> Option<&T> {
+        let at = index.checked_sub(self.first)?;
+        self.slots.get(at)?.value.as_ref()
+    }
+
     /// The value in slot `index`, if it is live and in this run.
     pub fn live_mut(&mut self, index: u32) -> Option<&mut T> {
         let at = (index as usize).checked_sub(self.first)?;

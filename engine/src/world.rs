@@ -213,6 +213,9 @@ pub struct World {
     /// (filled as the colliders are moved, world/collide.rs): reaching it through the
     /// collider and body arenas cost several cache misses a pair.
     proxy_motion: Vec<ProxyMotion>,
+    /// The boxes each worker's run of colliders hands the broad phase (kept from step to
+    /// step for their room).
+    new_boxes: Vec<Vec<(ProxyId, parry3d::bounding_volume::Aabb)>>,
     /// Every collider rested and none had moved when the broad phase was last updated (the
     /// narrow phase then has nothing to do: [`sprung_collision::narrow_phase::ProxyShapes::all_at_rest`]).
     proxies_at_rest: bool,
@@ -268,6 +271,7 @@ impl World {
             query_slack: 0.0,
             teleported: Vec::new(),
             proxy_motion: Vec::new(),
+            new_boxes: Vec::new(),
             proxies_at_rest: false,
             solver_bodies: Bodies::default(),
             solver_slots: Vec::new(),
@@ -857,14 +861,13 @@ impl World {
         self.update_narrow_phase(dt);
         self.wake_touched();
         let narrow_phase_ms = clock.lap();
-        integrate::gather(
-            &mut self.bodies,
-            &mut self.solver_bodies,
-            &mut self.solver_slots,
-            self.gravity,
-            dt,
-            &mut self.runaways,
-        );
+        let gathered = integrate::Gathered {
+            out: &mut self.solver_bodies,
+            slots: &mut self.solver_slots,
+            runaways: &mut self.runaways,
+        };
+        let workers = (&mut self.solver, self.settings.workers());
+        integrate::gather(&mut self.bodies, gathered, (self.gravity, dt), workers);
         let mut quarantined = self.report_runaways();
         let gather_ms = clock.lap();
         let context = self.settings.step_under(dt, &self.gravity);

@@ -113,8 +113,7 @@ pub struct BodySim {
 
 impl BodySim {
     /// A body of inverse mass `inv_mass` and world inverse inertia `inv_inertia`, at rest at
-    /// the origin, untouched by forces (for tests).
-    #[cfg(test)]
+    /// the origin, untouched by forces (for tests, and as a placeholder).
     pub(crate) fn with_mass(inv_mass: Real, inv_inertia: Matrix) -> BodySim {
         BodySim {
             inv_mass,
@@ -186,6 +185,22 @@ impl Bodies {
     pub fn clear(&mut self) {
         self.states.clear();
         self.sims.clear();
+    }
+
+    /// Sets the count to `len`: bodies past it dropped, new ones static at the origin, to be
+    /// written in place (by runs, on several workers: `states` and `sims` split alike). The
+    /// bodies kept are left as they are, so a count that holds from step to step writes
+    /// nothing here.
+    pub fn resize(&mut self, len: usize) {
+        let placeholder = BodySim::with_mass(0.0, Matrix::zeros());
+        self.states.resize(len, BodyState::STATIC);
+        self.sims.resize(len, placeholder);
+    }
+
+    /// Drops the bodies from `len` on.
+    pub fn truncate(&mut self, len: usize) {
+        self.states.truncate(len);
+        self.sims.truncate(len);
     }
 
     /// Adds a body; returns its solver index.

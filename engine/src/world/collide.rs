@@ -2,7 +2,9 @@
 //! phase, which pairs may touch, the narrow phase's view of the colliders, and colliders put
 //! where the step left their bodies.
 
+use super::rows::Blocks;
 use super::*;
+use crate::handle::ArenaRun;
 use parry3d::bounding_volume::Aabb;
 use sprung_solver::pgs::MAX_THREADS;
 
@@ -29,58 +31,51 @@ impl World {
     /// and lets the broad phase report pairs that began or ended. A collider whose box cannot
     /// have left its proxy's fat box since it was last computed keeps its proxy as it is
     /// without computing it ([`keeps_box`]).
+    ///
+    /// Runs of collider slots go to the workers when many bodies moved in the last step
+    /// ([`integrate::PARALLEL_BODIES`]): each collider writes its own proxy's motion, and the
+    /// boxes that must change are handed to the broad phase after, run by run, in slot order
+    /// as on one thread (the order its moved list keeps).
     pub(super) fn update_broad_phase(&mut self, dt: Real) {
         self.proxy_motion.clear();
         self.proxy_motion
             .resize(self.broad_phase.id_bound(), ProxyMotion::default());
-        let mut at_rest = true;
-        for index in 0..self.colliders.slots() {
-            if let Some(ahead) = self.colliders.live(index + BOUNDS_AHEAD) {
-                ahead.shape.prefetch_bounds();
+        let workers = if self.solver_bodies.len() >= integrate::PARALLEL_BODIES {
+            self.settings.workers()
+        } else {
+            1
+        };
+        self.new_boxes.resize_with(workers, Vec::new);
+        let mut at_rest = [true; MAX_THREADS as usize];
+        // Each live collider has a proxy of its own (a restored world's are checked to map
+        // back to their colliders), so no two runs write the same proxy's motion.
+        let motions = (
+            Blocks(self.proxy_motion.as_mut_ptr()),
+            self.proxy_motion.len(),
+        );
+        let motion_of = |ProxyId(index): ProxyId, motion: ProxyMotion| {
+            let (Blocks(list), len) = &motions;
+            if (index as usize) < *len {
+                // SAFETY: in bounds, no other worker writes this element (above), and nothing
+                // reads the list until `run_pieces` returns.
+                unsafe { list.add(index as usize).write(motion) };
             }
-            let Some(collider) = self.colliders.live_mut(index) else {
-                continue;
-            };
-            let body = self.bodies.at(collider.body.index);
-            let resting = body.is_resting();
-            // A sleeping body has not moved since its colliders were placed (only the step
-            // moves a body without waking it, and it fell asleep after its last placing): its
-            // colliders' poses stand, without the product (most colliders of a world at rest).
-            let pose = if body.is_sleeping() {
-                debug_assert_eq!(body.pose * collider.local_pose, collider.world_pose);
-                collider.world_pose
-            } else {
-                body.pose * collider.local_pose
-            };
-            if pose != collider.world_pose {
-                // Teleported since the last step (or a static body moved): counted too.
-                collider.moved += motion(&collider.world_pose, &pose, collider.radius());
-                collider.world_pose = pose;
-            } else if resting {
-                at_rest &= collider.moved == 0.0;
-                let turn_radius = collider.turn_radius(&body.mass.local_center);
-                self.proxy_motion[collider.proxy.0 as usize] =
-                    ProxyMotion::of(body, collider, turn_radius);
-                add_motion(&mut collider.last_box.1, collider.moved);
-                collider.moved = 0.0;
-                continue;
-            }
-            at_rest = false;
-            let turn_radius = collider.turn_radius(&body.mass.local_center);
-            let proxy_motion = ProxyMotion::of(body, collider, turn_radius);
-            self.proxy_motion[collider.proxy.0 as usize] = proxy_motion;
-            // Every pair of the proxy takes it off its budget in this update.
-            add_motion(&mut collider.last_box.1, collider.moved);
-            collider.moved = 0.0;
-            let (travel, loosen) = sweep(&body.linear_velocity, proxy_motion.spin, dt);
-            if !keeps_box(&self.broad_phase, collider, &travel, loosen) {
-                let here = collider.shape.aabb(&collider.world_pose);
-                collider.last_box = (here, 0.0);
-                let aabb = swept(&here, &travel, loosen);
-                self.broad_phase.set_aabb(collider.proxy, aabb);
+        };
+        let (bodies, broad_phase) = (&self.bodies, &self.broad_phase);
+        let runs = self.colliders.shares_mut(workers);
+        let runs = runs.zip(self.new_boxes.iter_mut().zip(at_rest.iter_mut()));
+        self.solver
+            .run_pieces(runs, &|_, (mut run, (boxes, at_rest))| {
+                boxes.clear();
+                let world = (bodies, broad_phase);
+                *at_rest = move_colliders(&mut run, world, dt, boxes, motion_of);
+            });
+        for boxes in &self.new_boxes {
+            for &(proxy, aabb) in boxes {
+                self.broad_phase.set_aabb(proxy, aabb);
             }
         }
-        self.proxies_at_rest = at_rest;
+        self.proxies_at_rest = at_rest.iter().all(|&r| r);
         self.pair_events.clear();
         self.broad_phase.update(&mut self.pair_events);
         // Every collider is inside its box again.
@@ -200,6 +195,64 @@ impl World {
         self.narrow_phase
             .retain(|pair| pair.a != proxy && pair.b != proxy);
     }
+}
+
+/// Moves a run's colliders to their bodies' poses: each collider's proxy motion goes to
+/// `motion`, each new box the broad phase must take to `boxes`, in slot order. Returns
+/// whether every collider rested without having moved since its box was made.
+fn move_colliders(
+    run: &mut ArenaRun<'_, Collider>,
+    (bodies, broad_phase): (&Arena<RigidBody, BodyHandle>, &BroadPhase),
+    dt: Real,
+    boxes: &mut Vec<(ProxyId, Aabb)>,
+    motion_of: impl Fn(ProxyId, ProxyMotion),
+) -> bool {
+    let mut at_rest = true;
+    for index in run.range() {
+        if let Some(ahead) = run.live(index + BOUNDS_AHEAD) {
+            ahead.shape.prefetch_bounds();
+        }
+        let Some(collider) = run.live_mut(index as u32) else {
+            continue;
+        };
+        let body = bodies.at(collider.body.index);
+        let resting = body.is_resting();
+        // A sleeping body has not moved since its colliders were placed (only the step
+        // moves a body without waking it, and it fell asleep after its last placing): its
+        // colliders' poses stand, without the product (most colliders of a world at rest).
+        let pose = if body.is_sleeping() {
+            debug_assert_eq!(body.pose * collider.local_pose, collider.world_pose);
+            collider.world_pose
+        } else {
+            body.pose * collider.local_pose
+        };
+        if pose != collider.world_pose {
+            // Teleported since the last step (or a static body moved): counted too.
+            collider.moved += motion(&collider.world_pose, &pose, collider.radius());
+            collider.world_pose = pose;
+        } else if resting {
+            at_rest &= collider.moved == 0.0;
+            let turn_radius = collider.turn_radius(&body.mass.local_center);
+            motion_of(collider.proxy, ProxyMotion::of(body, collider, turn_radius));
+            add_motion(&mut collider.last_box.1, collider.moved);
+            collider.moved = 0.0;
+            continue;
+        }
+        at_rest = false;
+        let turn_radius = collider.turn_radius(&body.mass.local_center);
+        let proxy_motion = ProxyMotion::of(body, collider, turn_radius);
+        motion_of(collider.proxy, proxy_motion);
+        // Every pair of the proxy takes it off its budget in this update.
+        add_motion(&mut collider.last_box.1, collider.moved);
+        collider.moved = 0.0;
+        let (travel, loosen) = sweep(&body.linear_velocity, proxy_motion.spin, dt);
+        if !keeps_box(broad_phase, collider, &travel, loosen) {
+            let here = collider.shape.aabb(&collider.world_pose);
+            collider.last_box = (here, 0.0);
+            boxes.push((collider.proxy, swept(&here, &travel, loosen)));
+        }
+    }
+    at_rest
 }
 
 /// How far (m) any point within `radius` of a collider's origin moved when the collider went

@@ -219,9 +219,10 @@ fn make_room((contacts, sources): (&mut Vec<Contact>, &mut Vec<(u32, u32)>), roo
 }
 
 /// A pointer the workers of `build_contacts` and `report_touching` share, each touching its
-/// own block of the list through it.
+/// own block of the list through it (and those of `update_broad_phase`, each its own
+/// colliders' proxies' motions).
 pub(super) struct Blocks<T>(pub(super) *mut T);
-// SAFETY: the workers touch disjoint blocks (see `build_contacts` and `report_touching`).
+// SAFETY: the workers touch disjoint elements (see the stages above).
 unsafe impl<T> Sync for Blocks<T> {}
 
 impl World {
