@@ -38,6 +38,7 @@ use crate::softness::{Softness, SpringCache};
 use crate::step::StepContext;
 use crate::vehicle::Vehicles;
 use crate::{Real, Vector};
+use std::sync::atomic::{AtomicBool, Ordering};
 /// How the solver iterates; the engine's `World` holds one.
 ///
 /// The defaults were chosen on the standard scenes (docs/PERFORMANCE.md has the figures). A
@@ -375,6 +376,10 @@ struct Stages<'a> {
     joint_graph: &'a Colouring,
     /// Whether there are joints in `joints` to project after the substeps (`project.rs`).
     project: bool,
+    /// Whether a projection pass moved any body, one flag a pass: the passes stop after one
+    /// that moved nothing. (Every joint's answer is the same on any worker count, so is
+    /// their OR, and every worker reads it after the pass's last barrier.)
+    projected: [AtomicBool; PROJECTION_PASSES],
     vehicles: Shared<Vehicles>,
     /// The lane-solved joints' rows (point parts, length parts), their colouring and where
     /// each bundle's parts are in it (and the overflow's), and the chains of point parts
@@ -491,8 +496,11 @@ impl Stages<'_> {
             }
         }
         if self.project {
-            for _ in 0..PROJECTION_PASSES {
-                self.project_joints(worker, workers);
+            for projected in &self.projected {
+                self.project_joints(worker, workers, projected);
+                if !projected.load(Ordering::Relaxed) {
+                    break;
+                }
             }
         }
         // SAFETY: each worker unpacks its own share of the bundles, each into the contacts it
@@ -708,10 +716,14 @@ impl Stages<'_> {
     }
 
     /// One pass of the position projection over the general joints: their colours as
-    /// [`Stages::general_joints`], then the ones no colour took in the serial stage.
-    fn project_joints(&self, worker: usize, workers: usize) {
+    /// [`Stages::general_joints`], then the ones no colour took in the serial stage. Raises
+    /// `projected` if it moved a body (before the pass's last barrier, which orders it for
+    /// every worker's read after).
+    fn project_joints(&self, worker: usize, workers: usize, projected: &AtomicBool) {
         self.joint_colours_each(worker, workers, |joint, view, sims| {
-            joint.project_shared(view, sims)
+            if joint.project_shared(view, sims) {
+                projected.store(true, Ordering::Relaxed);
+            }
         });
         if self.joint_graph.overflow.is_empty() {
             return;
@@ -721,7 +733,9 @@ impl Stages<'_> {
             self.serial(worker, |s| {
                 let (view, sims) = s.bodies.split();
                 for &j in &self.joint_graph.overflow {
-                    s.joints[j as usize].project_shared(&view, sims);
+                    if s.joints[j as usize].project_shared(&view, sims) {
+                        projected.store(true, Ordering::Relaxed);
+                    }
                 }
             })
         };
@@ -1241,6 +1255,7 @@ impl Solver {
             spans: &self.bundles.spans,
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             project: !self.joints.is_empty(),
+            projected: Default::default(),
             joint_graph: &self.joint_graph,
             joints: (Shared(self.joints.as_mut_ptr()), self.joints.len()),
             vehicles: Shared(&mut self.vehicles),

@@ -569,12 +569,20 @@ impl JointConstraint {
     }
 
     /// One pass of the position projection (`project.rs`) over this joint, by a worker
-    /// projecting a colour of joints.
-    pub(crate) fn project_shared(&mut self, view: &StateView, sims: &[BodySim]) {
+    /// projecting a colour of joints; whether it moved a moving body.
+    pub(crate) fn project_shared(&mut self, view: &StateView, sims: &[BodySim]) -> bool {
         let (ia, ib) = (self.frame.body_a, self.frame.body_b);
         let (mut a, mut b) = self.motions(view, sims);
+        let moves = |m: &Motion| (m.delta_position, m.delta_rotation);
+        let before = (moves(&a), moves(&b));
         self.rows.project(&self.frame, &mut a, &mut b);
-        Motion::store_moves_shared(view, sims, (&a, ia), (&b, ib));
+        let dynamic = |i: u32| sims.get(i as usize).is_some_and(BodySim::is_dynamic);
+        let moved =
+            (dynamic(ia) && moves(&a) != before.0) || (dynamic(ib) && moves(&b) != before.1);
+        if moved {
+            Motion::store_moves_shared(view, sims, (&a, ia), (&b, ib));
+        }
+        moved
     }
 
     /// Forgets the accumulated impulses (warm starting off).

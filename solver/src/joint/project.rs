@@ -12,8 +12,13 @@ use super::JointFrame;
 use crate::body::Motion;
 use crate::{Matrix, Quaternion, Real, Vector};
 
-/// Passes over the joints.
-pub const PROJECTION_PASSES: usize = 4;
+/// Most passes over the joints; they stop after a pass that moved no body (most steps of a
+/// world at rest: one pass). A humanoid dropped feet first from 2 m passed its ankles' cones
+/// by 6.8 degrees with four passes, 2.6 with eight, 1.45 with twelve, 1.07 with sixteen: the
+/// weight of the body reaches the ground through the light feet, and each pass carries a
+/// correction one joint further along the chain. Twelve cost 9% more instructions than four
+/// on the first 60 steps of `ragdolls` (100 humanoids landing in a pile).
+pub const PROJECTION_PASSES: usize = 12;
 /// How far apart anchors may stay (m) and how far past its limit an angle (rad) before the
 /// projection moves them: what the velocity solve's stabilisation holds of a resting load is
 /// left to it, so that bodies at rest are not moved every step (which kept piles awake).
