@@ -42,7 +42,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("joint_grid100", 0xb67e4f4279c305df),
     ("character", 0xf1fe35b6d9797912),
     ("vehicles", 0x86be1e4ea8b3b915),
-    ("ragdolls", 0x4a8be622043edd1c),
+    ("ragdolls", 0xdf9a8351b5b5743a),
 ];
 
 #[test]

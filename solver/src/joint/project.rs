@@ -12,13 +12,15 @@ use super::JointFrame;
 use crate::body::Motion;
 use crate::{Matrix, Quaternion, Real, Vector};
 
-/// Most passes over the joints; they stop after a pass that moved no body (most steps of a
-/// world at rest: one pass). A humanoid dropped feet first from 2 m passed its ankles' cones
-/// by 6.8 degrees with four passes, 2.6 with eight, 1.45 with twelve, 1.07 with sixteen: the
-/// weight of the body reaches the ground through the light feet, and each pass carries a
-/// correction one joint further along the chain. Twelve cost 9% more instructions than four
-/// on the first 60 steps of `ragdolls` (100 humanoids landing in a pile).
-pub const PROJECTION_PASSES: usize = 12;
+/// Most passes over the joints; they stop after a pass that moved no body (a world at rest:
+/// one pass). A humanoid dropped feet first from 2 m passes its ankles' cones by 6.8 degrees
+/// for a step or two with four passes, 2.6 with eight, 1.45 with twelve: the body's weight
+/// reaches the ground through the light feet, and each pass carries a correction one joint
+/// further along the chain. But in a pile of ragdolls some joint is past its slop at every
+/// step, so every pass runs over every joint: twelve made `ragdolls` 25-30% slower over 300
+/// steps. Four until the passes after the first few visit only the joints whose bodies the
+/// pass before moved.
+pub const PROJECTION_PASSES: usize = 4;
 /// How far apart anchors may stay (m) and how far past its limit an angle (rad) before the
 /// projection moves them: what the velocity solve's stabilisation holds of a resting load is
 /// left to it, so that bodies at rest are not moved every step (which kept piles awake).
