@@ -97,6 +97,47 @@ fn without_stabilisation_and_at_40_to_1_it_holds_too() {
     drop(&builder, lying(), 0.16, (0.005, 2.0));
 }
 
+/// Dropped from 2 m and from 2.16 m on its back, face down, on its side, feet first and
+/// tilted: asleep within 5 s every time, every body finite. (Without the humanoid's joint
+/// friction an arm lying straight from the shoulder to the hand swung about that line at
+/// 0.3 rad/s for as long as it was watched, and four of these ten never slept.)
+#[test]
+fn dropped_in_any_orientation_it_falls_asleep() {
+    let turns = [
+        ("on its back", lying()),
+        (
+            "face down",
+            UnitQuaternion::from_axis_angle(&Vector::x_axis(), 90f32.to_radians()),
+        ),
+        (
+            "on its side",
+            UnitQuaternion::from_axis_angle(&Vector::z_axis(), 90f32.to_radians()),
+        ),
+        ("feet first", UnitQuaternion::identity()),
+        (
+            "tilted",
+            UnitQuaternion::from_euler_angles(-30f32.to_radians(), 0.0, 60f32.to_radians()),
+        ),
+    ];
+    for (name, turn) in turns {
+        for lift in [0.0, 0.16] {
+            let mut world = ground();
+            let at = Isometry::from_parts(Translation::new(0.0, 2.0 + lift, 0.0), turn);
+            let ragdoll = world.add_ragdoll(&RagdollBuilder::humanoid(), at).unwrap();
+            let asleep = (1..=300).find(|_| {
+                world.step(DT).unwrap();
+                let bodies = world.ragdoll(ragdoll).unwrap().bodies();
+                for &b in bodies {
+                    let body = world.body(b).unwrap();
+                    assert!(body.translation().iter().all(|x| x.is_finite()), "{name}");
+                }
+                bodies.iter().all(|&b| world.body(b).unwrap().is_sleeping())
+            });
+            assert!(asleep.is_some(), "{name}, {lift} m higher: awake after 5 s");
+        }
+    }
+}
+
 /// Not met yet: feet first, the body's weight comes down through the light feet, and the
 /// ankles part by 6.9 mm and pass their cones by 6.8 degrees for a step or two (twelve
 /// projection passes instead of four hold it to 2.6 mm and 1.45 degrees, at a cost to piles:
