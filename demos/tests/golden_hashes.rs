@@ -42,7 +42,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("joint_grid100", 0xb67e4f4279c305df),
     ("character", 0xf1fe35b6d9797912),
     ("vehicles", 0x86be1e4ea8b3b915),
-    ("ragdolls", 0x476c4b7fe3bdd248),
+    ("ragdolls", 0x9a147f68f7af13be),
 ];
 
 #[test]

@@ -196,7 +196,7 @@ pub(crate) fn capsule_rotation(axis: &Vector<Real>) -> Rotation<Real> {
 }
 
 /// The humanoid's joint friction (N m): see [`RagdollBuilder::humanoid`].
-const HUMANOID_JOINT_FRICTION: Real = 0.2;
+const HUMANOID_JOINT_FRICTION: Real = 0.5;
 
 impl RagdollBuilder {
     /// A ragdoll of `parts` (parents first), stabilised, with no joint friction.
@@ -214,11 +214,14 @@ impl RagdollBuilder {
     /// Spine, neck, shoulders, wrists, hips and ankles are swing-twist joints, elbows and knees
     /// hinges. Density 1,000 kg/m^3 gives 73 kg, the chest 44 times the mass of a hand.
     ///
-    /// Its swing-twist joints have 0.2 N m of friction, as real joints have some: without it
+    /// Its swing-twist joints have 0.5 N m of friction, as real joints have some: without it
     /// a limb that comes to rest between two supports (an arm lying straight from the
     /// shoulder to a hand on the ground) swings about the line between them as a pendulum
-    /// nothing damps, and the ragdoll never sleeps (four of ten drops in the tests). A hand
-    /// (about 0.3 N m of weight about its wrist) still droops.
+    /// nothing damps, and the ragdoll never sleeps (four of ten drops in the tests); with 0.2
+    /// or 0.3 N m an arm could still swing for 9 to 11 s. With 0.5, thirty drops (five
+    /// orientations, six heights) all sleep within 3.7 s. The price: a hand (about 0.3 N m of
+    /// weight about its wrist) stays as it lands instead of drooping; set
+    /// [`RagdollBuilder::joint_friction`] lower for floppier limbs.
     pub fn humanoid() -> RagdollBuilder {
         let deg = |d: Real| d.to_radians();
         let mut parts = Vec::new();

@@ -138,12 +138,10 @@ fn dropped_in_any_orientation_it_falls_asleep() {
     }
 }
 
-/// Not met yet: feet first, the body's weight comes down through the light feet, and the
-/// ankles part by 6.9 mm and pass their cones by 6.8 degrees for a step or two (twelve
-/// projection passes instead of four hold it to 2.6 mm and 1.45 degrees, at a cost to piles:
-/// `PROJECTION_PASSES`); tilted 60 degrees, 2.6 mm and 1.45 degrees. Run with `--ignored`.
+/// Feet first, the body's weight comes down through the light feet: the hardest landing for
+/// the ankles (with four projection passes instead of twelve they passed their cones by 6.8
+/// degrees for a step or two).
 #[test]
-#[ignore = "feet-first drops pass the ankles' cones by up to 6.8 deg with four projection passes (issue 46)"]
 fn feet_first_and_tilted_drops_hold_their_joints_too() {
     let builder = RagdollBuilder::humanoid();
     drop(&builder, UnitQuaternion::identity(), 0.0, (0.005, 2.0));

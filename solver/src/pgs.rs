@@ -31,7 +31,7 @@ use crate::integrate::{Carry, Integration, Velocities};
 use crate::joint::bundles::{fill, unpack, Rows, Source};
 use crate::joint::{
     joint_pass, Chains, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle,
-    LengthRow, PassContext, PointBundle, PointRow, PROJECTION_PASSES,
+    LengthRow, PassContext, PointBundle, PointRow, Stamps, PROJECTION_PASSES,
 };
 use crate::parallel::{share, Barrier, Pool, Shared};
 use crate::softness::{Softness, SpringCache};
@@ -245,6 +245,8 @@ pub struct Solver {
     joint_bundles: JointBundles,
     /// The chains of rigid ball joints, solved each as a whole in the serial stage.
     chains: Chains,
+    /// Which projection pass last moved each body (`project.rs`).
+    stamps: Stamps,
     /// What the chains and the joints' colours were made from (kept when it does not change).
     joint_key: JointKey,
     /// The contacts' colours.
@@ -380,6 +382,8 @@ struct Stages<'a> {
     /// that moved nothing. (Every joint's answer is the same on any worker count, so is
     /// their OR, and every worker reads it after the pass's last barrier.)
     projected: [AtomicBool; PROJECTION_PASSES],
+    /// Which pass last moved each body: later passes project only the joints it left due.
+    stamps: &'a Stamps,
     vehicles: Shared<Vehicles>,
     /// The lane-solved joints' rows (point parts, length parts), their colouring and where
     /// each bundle's parts are in it (and the overflow's), and the chains of point parts
@@ -496,8 +500,8 @@ impl Stages<'_> {
             }
         }
         if self.project {
-            for projected in &self.projected {
-                self.project_joints(worker, workers, projected);
+            for (pass, projected) in self.projected.iter().enumerate() {
+                self.project_joints(worker, workers, pass, projected);
                 if !projected.load(Ordering::Relaxed) {
                     break;
                 }
@@ -719,9 +723,10 @@ impl Stages<'_> {
     /// [`Stages::general_joints`], then the ones no colour took in the serial stage. Raises
     /// `projected` if it moved a body (before the pass's last barrier, which orders it for
     /// every worker's read after).
-    fn project_joints(&self, worker: usize, workers: usize, projected: &AtomicBool) {
+    fn project_joints(&self, worker: usize, workers: usize, pass: usize, projected: &AtomicBool) {
+        let stamps = (self.stamps, pass);
         self.joint_colours_each(worker, workers, |joint, view, sims| {
-            if joint.project_shared(view, sims) {
+            if joint.project_shared(view, sims, stamps) {
                 projected.store(true, Ordering::Relaxed);
             }
         });
@@ -733,7 +738,7 @@ impl Stages<'_> {
             self.serial(worker, |s| {
                 let (view, sims) = s.bodies.split();
                 for &j in &self.joint_graph.overflow {
-                    if s.joints[j as usize].project_shared(&view, sims) {
+                    if s.joints[j as usize].project_shared(&view, sims, stamps) {
                         projected.store(true, Ordering::Relaxed);
                     }
                 }
@@ -1242,6 +1247,9 @@ impl Solver {
         self.integration.build(&bodies.sims, workers);
         self.impacts.prepare(&self.contacts, bodies);
         let impacts = self.impacts.any().then_some(Shared(&mut self.impacts));
+        if !self.joints.is_empty() {
+            self.stamps.reset(body_count);
+        }
         let stages = Stages {
             bodies: Shared(bodies),
             states,
@@ -1256,6 +1264,7 @@ impl Solver {
             contacts: (Shared(self.contacts.as_mut_ptr()), self.contacts.len()),
             project: !self.joints.is_empty(),
             projected: Default::default(),
+            stamps: &self.stamps,
             joint_graph: &self.joint_graph,
             joints: (Shared(self.joints.as_mut_ptr()), self.joints.len()),
             vehicles: Shared(&mut self.vehicles),

@@ -71,6 +71,7 @@ pub use lists::{JointCounts, JointLists, JointRun};
 pub(crate) use point::prepare_masses;
 pub use point::PointRow;
 pub(crate) use point_bundle::PointBundle;
+pub(crate) use project::Stamps;
 pub use project::PROJECTION_PASSES;
 pub use slider::{SliderImpulses, SliderJoint, SliderSettings};
 pub use swing::{cone_angle, frame_along, swing_twist, Cone, ConeLimit, Frames};
@@ -568,21 +569,36 @@ impl JointConstraint {
         Motion::store_pair_shared(view, sims, (&a, ia), (&b, ib));
     }
 
-    /// One pass of the position projection (`project.rs`) over this joint, by a worker
-    /// projecting a colour of joints; whether it moved a moving body.
-    pub(crate) fn project_shared(&mut self, view: &StateView, sims: &[BodySim]) -> bool {
+    /// Pass `pass` of the position projection (`project.rs`) over this joint, by a worker
+    /// projecting a colour of joints, if its bodies moved since its last ([`Stamps`]);
+    /// whether it moved a moving body (stamped then).
+    pub(crate) fn project_shared(
+        &mut self,
+        view: &StateView,
+        sims: &[BodySim],
+        (stamps, pass): (&Stamps, usize),
+    ) -> bool {
         let (ia, ib) = (self.frame.body_a, self.frame.body_b);
+        if !stamps.due((ia, ib), pass) {
+            return false;
+        }
         let (mut a, mut b) = self.motions(view, sims);
         let moves = |m: &Motion| (m.delta_position, m.delta_rotation);
         let before = (moves(&a), moves(&b));
         self.rows.project(&self.frame, &mut a, &mut b);
         let dynamic = |i: u32| sims.get(i as usize).is_some_and(BodySim::is_dynamic);
-        let moved =
-            (dynamic(ia) && moves(&a) != before.0) || (dynamic(ib) && moves(&b) != before.1);
-        if moved {
+        let moved_a = dynamic(ia) && moves(&a) != before.0;
+        let moved_b = dynamic(ib) && moves(&b) != before.1;
+        if moved_a {
+            stamps.mark(ia, pass);
+        }
+        if moved_b {
+            stamps.mark(ib, pass);
+        }
+        if moved_a || moved_b {
             Motion::store_moves_shared(view, sims, (&a, ia), (&b, ib));
         }
-        moved
+        moved_a || moved_b
     }
 
     /// Forgets the accumulated impulses (warm starting off).
