@@ -1180,4 +1180,5 @@ impl BroadPhase {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // (a test times the update against brute force)
 mod tests;

@@ -3,7 +3,8 @@
 //! two or four, ends at the same bits of every body's pose and velocity. The lanes and the
 //! workers' blocks of a colour share no moving body and do the same IEEE operations as the
 //! scalar path on one thread, so any difference is a bug. (A step runs on at most the
-//! machine's cores: on two cores, four threads run as two.)
+//! machine's cores: on two cores, four threads run as two; without the `parallel` feature,
+//! every count runs as one.)
 
 use sprung::SimdWidth;
 use sprung_demos::find;

@@ -37,7 +37,7 @@ pub enum Error {
     /// Half-spaces, triangle meshes, height fields and single triangles go on static bodies
     /// only: they have no volume or no bound, so no mass to move.
     StaticOnlyShape,
-    /// Bytes given to [`crate::World::restore`] were not a snapshot this build can read.
+    /// Bytes given to `World::restore` were not a snapshot this build can read.
     Snapshot(SnapshotError),
 }
 

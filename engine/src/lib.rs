@@ -21,6 +21,19 @@
 //! world.step(1.0 / 60.0).unwrap();
 //! assert!(world.body(ball).unwrap().linear_velocity().y < 0.0);
 //! ```
+//!
+//! # Features
+//!
+//! - `parallel` (default): a step splits over [`SolverSettings::threads`] worker threads. Off,
+//!   every step runs on the calling thread and no thread is ever started; the results are
+//!   the same bits either way.
+//! - `timings` (default): [`StepReport`]'s wall times, from `std::time::Instant`. Off, they
+//!   read zero and the step reads no clock.
+//! - `serde`: `World::save` and `World::restore`, snapshots of a world.
+//!
+//! With `default-features = false` the engine starts no thread and reads no clock, as
+//! wasm32 in a browser needs: `cargo build -p sprung --no-default-features --target
+//! wasm32-unknown-unknown`.
 
 mod body;
 mod collider;

@@ -8,7 +8,7 @@
 //! | `substeps` | 1 to [`MAX_SUBSTEPS`] |
 //! | `iterations` | 1 to [`MAX_ITERATIONS`] |
 //! | `relax_iterations` | 0 to [`MAX_ITERATIONS`] |
-//! | `threads` | 1 to 64 (the step runs on at most the machine's cores) |
+//! | `threads` | 1 to 64 (the step runs on at most the machine's cores; on one without the `parallel` feature) |
 //! | `contact_hertz`, `static_contact_hertz`, `joint_hertz` | finite, > 0 |
 //! | `contact_damping_ratio`, `joint_damping_ratio`, `max_push_out_speed`, `restitution_threshold` | finite, >= 0 |
 //! | `support_mass_ratio` | >= 1 (infinity keeps every ratio) |

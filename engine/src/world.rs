@@ -10,7 +10,6 @@
 //! their state after the solve).
 
 use std::collections::{HashMap, HashSet};
-use std::time::Instant;
 
 use parry3d::bounding_volume::BoundingVolume;
 use parry3d::math::{Isometry, Point, Real, Vector};
@@ -93,7 +92,8 @@ pub struct StepReport {
     /// Pairs of colliders that may touch whose boxes the broad phase found overlapping: the
     /// narrow phase's work list, touching or not (each is one record it walks every step).
     pub broad_phase_pairs: usize,
-    /// Wall time of the collision stages (broad and narrow phase), ms.
+    /// Wall time of the collision stages (broad and narrow phase), ms. This and the other
+    /// wall times read zero without the `timings` feature (default).
     pub collide_ms: f64,
     /// Wall time of the broad phase, ms (part of `collide_ms`).
     pub broad_phase_ms: f64,
@@ -982,19 +982,32 @@ fn body_pair(a: BodyHandle, b: BodyHandle) -> (u32, u32) {
 }
 
 /// What world queries read (query.rs), so that they need no field of `World` opened up.
-/// Wall time between laps, in milliseconds.
-struct Stopwatch(Instant);
+/// Wall time between laps, in milliseconds: the only clock the step reads, and only with the
+/// `timings` feature (default): without it every lap reads zero, for targets with no clock
+/// (`std::time::Instant::now` panics on wasm32 without a host's).
+struct Stopwatch(#[cfg(feature = "timings")] std::time::Instant);
 
 impl Stopwatch {
+    // (The engine crates' clippy list keeps `Instant::now` to here.)
+    #[allow(clippy::disallowed_methods)]
     fn start() -> Self {
-        Stopwatch(Instant::now())
+        Stopwatch(
+            #[cfg(feature = "timings")]
+            std::time::Instant::now(),
+        )
     }
 
     /// Milliseconds since the last lap (or the start), and a new lap begins.
+    #[allow(clippy::disallowed_methods)]
     fn lap(&mut self) -> f64 {
-        let now = Instant::now();
-        let ms = (now - self.0).as_secs_f64() * 1e3;
-        self.0 = now;
-        ms
+        #[cfg(feature = "timings")]
+        {
+            let now = std::time::Instant::now();
+            let ms = (now - self.0).as_secs_f64() * 1e3;
+            self.0 = now;
+            ms
+        }
+        #[cfg(not(feature = "timings"))]
+        0.0
     }
 }

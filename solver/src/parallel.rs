@@ -9,7 +9,9 @@
 //! count, so which worker solves which block cannot change a bit of the result: one thread, two
 //! or four give the same world.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+#[cfg(feature = "parallel")]
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 use crate::pgs::MAX_THREADS;
@@ -138,21 +140,31 @@ unsafe impl<T> Sync for Shared<T> {}
 /// work is handed over as a pointer, and waking and waiting are a mutex, a condition
 /// variable and atomic counters (a rayon scope boxes every job it spawns, a few allocations
 /// per step).
+///
+/// Without the `parallel` feature the pool starts no thread: every run is worker 0 of one,
+/// on the calling thread (the same bits as any count).
 #[derive(Default)]
 pub(crate) struct Pool {
+    #[cfg(feature = "parallel")]
     workers: Option<Workers>,
 }
 
 impl std::fmt::Debug for Pool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Pool({:?})", self.workers.as_ref().map(|w| w.count))
+        #[cfg(feature = "parallel")]
+        let count = self.workers.as_ref().map(|w| w.count);
+        #[cfg(not(feature = "parallel"))]
+        let count: Option<usize> = None;
+        write!(f, "Pool({count:?})")
     }
 }
 
+#[cfg(feature = "parallel")]
 /// The work of one solve, as the workers see it: `work(worker, workers)` (its borrows erased:
 /// see [`Pool::run`]).
 type Work = dyn Fn(usize, usize) + Sync;
 
+#[cfg(feature = "parallel")]
 /// What the caller hands the workers.
 struct Task {
     /// Raised for each solve; a worker runs each generation once.
@@ -168,9 +180,11 @@ struct Task {
     stop: bool,
 }
 
+#[cfg(feature = "parallel")]
 // SAFETY: the pointer is only dereferenced under the protocol above.
 unsafe impl Send for Task {}
 
+#[cfg(feature = "parallel")]
 struct State {
     task: std::sync::Mutex<Task>,
     wake: std::sync::Condvar,
@@ -182,6 +196,7 @@ struct State {
     panicked: std::sync::atomic::AtomicBool,
 }
 
+#[cfg(feature = "parallel")]
 struct Workers {
     /// Workers counting the caller.
     count: usize,
@@ -189,6 +204,7 @@ struct Workers {
     threads: Vec<std::thread::JoinHandle<()>>,
 }
 
+#[cfg(feature = "parallel")]
 impl Workers {
     /// `count - 1` threads besides the caller, or none if the system refuses a thread.
     fn start(count: usize) -> Option<Workers> {
@@ -211,6 +227,8 @@ impl Workers {
         };
         for index in 1..count {
             let state = std::sync::Arc::clone(&workers.state);
+            // The one place the engine starts threads (the engine crates' clippy list).
+            #[allow(clippy::disallowed_methods)]
             let thread = std::thread::Builder::new()
                 .name(format!("sprung-solver-{index}"))
                 .spawn(move || serve(&state, index))
@@ -229,13 +247,17 @@ impl Workers {
 /// the barrier, it yields after a while of spinning, for a worker placed on the caller's own
 /// core (seen here: runs of an empty piece of work took the whole watch, 256 us, when it did
 /// not yield, 95 us when it did, and under 1 us on separate cores).
+#[cfg(feature = "parallel")]
 const WATCH: std::time::Duration = std::time::Duration::from_micros(250);
 
+#[cfg(feature = "parallel")]
 /// A worker's loop: watch for a generation, then wait for it asleep; run its work, report it
 /// done.
 fn serve(state: &State, index: usize) {
     let mut seen = 0;
     loop {
+        // The pool's watch, behind the `parallel` feature like the threads themselves.
+        #[allow(clippy::disallowed_methods)]
         let watching = std::time::Instant::now();
         let mut backoff = Backoff::default();
         while state.posted.load(Ordering::Acquire) == seen && watching.elapsed() < WATCH {
@@ -269,6 +291,7 @@ fn serve(state: &State, index: usize) {
     }
 }
 
+#[cfg(feature = "parallel")]
 impl Drop for Workers {
     fn drop(&mut self) {
         self.state
@@ -288,6 +311,18 @@ impl Pool {
     /// calling thread; on the calling thread alone for one worker (or if no thread can be
     /// started: then with one worker, which gives the same result).
     pub(crate) fn run<'a>(&mut self, workers: usize, work: &'a (dyn Fn(usize, usize) + Sync + 'a)) {
+        #[cfg(not(feature = "parallel"))]
+        {
+            let _ = workers;
+            work(0, 1)
+        }
+        #[cfg(feature = "parallel")]
+        self.run_on_threads(workers, work)
+    }
+
+    /// [`Pool::run`] with the worker threads.
+    #[cfg(feature = "parallel")]
+    fn run_on_threads<'a>(&mut self, workers: usize, work: &'a (dyn Fn(usize, usize) + Sync + 'a)) {
         if workers > 1 && self.workers.as_ref().is_none_or(|w| w.count < workers) {
             self.workers = None;
             self.workers = Workers::start(workers);
@@ -362,6 +397,7 @@ impl Pool {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // (the tests start threads of their own)
 mod tests {
     use super::*;
 
@@ -369,6 +405,7 @@ mod tests {
     /// watching for it (runs back to back) or asleep (runs further apart than [`WATCH`]), and
     /// whatever count each run asks for; the pool's threads start once, for the largest.
     #[test]
+    #[cfg(feature = "parallel")]
     fn each_worker_runs_each_piece_once() {
         let mut pool = Pool::default();
         let runs = [
@@ -445,10 +482,15 @@ mod tests {
         assert_eq!(barrier.sleepers.load(Ordering::Relaxed), 0);
     }
 
-    /// A step runs on at most the machine's cores, however many threads were asked for.
+    /// A step runs on at most the machine's cores, however many threads were asked for (on
+    /// one without the `parallel` feature).
     #[test]
     fn workers_are_at_most_the_cores() {
-        let cores = std::thread::available_parallelism().map_or(usize::MAX, |n| n.get());
+        let cores = if cfg!(feature = "parallel") {
+            std::thread::available_parallelism().map_or(usize::MAX, |n| n.get())
+        } else {
+            1
+        };
         let mut settings = crate::pgs::SolverSettings::default();
         assert_eq!(settings.workers(), 1);
         for threads in [2, 4, 64, 1000] {

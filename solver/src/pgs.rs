@@ -109,7 +109,8 @@ pub struct SolverSettings {
     pub simd: SimdWidth,
     /// Worker threads for the step (1 to [`MAX_THREADS`]): every count gives the same bits.
     /// One by default: a library does not start threads unasked. The step runs on at most as
-    /// many as the machine has cores ([`SolverSettings::workers`]).
+    /// many as the machine has cores ([`SolverSettings::workers`]), and on one without the
+    /// `parallel` feature (default; off for wasm32 and other one-thread targets).
     pub threads: u32,
 }
 
@@ -174,13 +175,21 @@ impl SolverSettings {
     /// workers meet at a barrier per colour many times a step, and a barrier is only as quick
     /// as its last worker: with more workers than cores, each crossing waits for the
     /// scheduler to run them all. `joint_grid100` on two cores took 6.4 ms a step on two
-    /// threads, 21.7 on four and 183 on sixty-four before this cap.
+    /// threads, 21.7 on four and 183 on sixty-four before this cap. One without the
+    /// `parallel` feature.
     pub fn workers(&self) -> usize {
-        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        let cores = *CORES.get_or_init(|| {
-            std::thread::available_parallelism().map_or(MAX_THREADS as usize, |n| n.get())
-        });
-        (self.threads.clamp(1, MAX_THREADS) as usize).min(cores)
+        #[cfg(feature = "parallel")]
+        {
+            static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+            // (The engine crates' clippy list keeps this call to the pool's own count.)
+            #[allow(clippy::disallowed_methods)]
+            let cores = *CORES.get_or_init(|| {
+                std::thread::available_parallelism().map_or(MAX_THREADS as usize, |n| n.get())
+            });
+            (self.threads.clamp(1, MAX_THREADS) as usize).min(cores)
+        }
+        #[cfg(not(feature = "parallel"))]
+        1
     }
 
     /// The substep of a step of `dt` (s).

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Most passes over the joints; they stop after a pass that moved no body (a world at rest:
 /// one pass), and after the first a pass visits only the joints whose bodies were moved since
-/// their last visit ([`Stamps`]). A humanoid dropped feet first from 2 m passes its ankles'
+/// their last visit (`Stamps`). A humanoid dropped feet first from 2 m passes its ankles'
 /// cones by 6.8 degrees for a step or two with four passes, 2.6 with eight, 1.45 with twelve:
 /// the body's weight reaches the ground through the light feet, and each pass carries a
 /// correction one joint further along the chain. With the skipping, twelve cost a pile of
