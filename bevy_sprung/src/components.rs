@@ -1,0 +1,74 @@
+//! What an entity says of its physics: a [`RigidBody`], its [`Collider`], its [`Velocity`].
+
+use crate::convert;
+use bevy::prelude::*;
+use sprung::math::Real;
+use sprung::{BodyHandle, ColliderBuilder};
+
+/// A body: how it moves. Its pose is the entity's [`Transform`] (translation and rotation;
+/// the scale is the renderer's), its velocity the entity's [`Velocity`].
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[require(Transform, Velocity)]
+pub enum RigidBody {
+    /// Moved by forces, contacts and joints.
+    #[default]
+    Dynamic,
+    /// Moved by its user: set its [`Transform`] and it travels there over the next step,
+    /// pushing what is in its way.
+    Kinematic,
+    /// Never moves.
+    Fixed,
+}
+
+/// A body's velocity, world frame: written back after every step, and read before the next
+/// when its user changed it.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Velocity {
+    /// m/s.
+    pub linear: Vec3,
+    /// rad/s.
+    pub angular: Vec3,
+}
+
+/// A body's collider: its shape and material, attached at the body's origin.
+#[derive(Component, Clone, Debug)]
+pub struct Collider(pub ColliderBuilder);
+
+impl Collider {
+    /// A sphere.
+    pub fn ball(radius: Real) -> Self {
+        Collider(ColliderBuilder::ball(radius))
+    }
+
+    /// A box of half extents `half` (m).
+    pub fn cuboid(half: Vec3) -> Self {
+        Collider(ColliderBuilder::cuboid(half.x, half.y, half.z))
+    }
+
+    /// A capsule along y: a segment of half height `half_height`, rounded by `radius`.
+    pub fn capsule(half_height: Real, radius: Real) -> Self {
+        Collider(ColliderBuilder::capsule(half_height, radius))
+    }
+
+    /// The half-space below the plane through the body's origin with outward `normal`.
+    pub fn halfspace(normal: Vec3) -> Self {
+        Collider(ColliderBuilder::halfspace(convert::vector(normal)))
+    }
+
+    /// The builder changed by `f` (density, friction, restitution, groups...).
+    pub fn with(self, f: impl FnOnce(ColliderBuilder) -> ColliderBuilder) -> Self {
+        Collider(f(self.0))
+    }
+}
+
+/// Where an entity's body is, and what the plugin last wrote to its transform and velocity
+/// (a value that differs before the next step was set by the user: a teleport, a push).
+/// Added by the plugin.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct BodyLink {
+    /// The entity of its [`crate::PhysicsWorld`].
+    pub world: Entity,
+    /// Its body there.
+    pub handle: BodyHandle,
+    pub(crate) written: (Vec3, Quat, Velocity),
+}

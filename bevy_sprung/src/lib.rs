@@ -1,0 +1,38 @@
+//! sprung in Bevy: add [`SprungPlugin`], spawn entities with a [`RigidBody`], a [`Collider`]
+//! and a [`Transform`], and the plugin steps them in Bevy's fixed timestep and writes their
+//! transforms and velocities back.
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use bevy_sprung::prelude::*;
+//!
+//! App::new()
+//!     .add_plugins((MinimalPlugins, SprungPlugin::default()))
+//!     .add_systems(Startup, |mut commands: Commands| {
+//!         commands.spawn((RigidBody::Fixed, Collider::halfspace(Vec3::Y)));
+//!         commands.spawn((
+//!             RigidBody::Dynamic,
+//!             Collider::ball(0.5),
+//!             Transform::from_xyz(0.0, 4.0, 0.0),
+//!         ));
+//!     })
+//!     .run();
+//! ```
+
+mod components;
+pub mod convert;
+mod plugin;
+mod world;
+
+pub use components::{BodyLink, Collider, RigidBody, Velocity};
+pub use plugin::{Interpolation, SprungPlugin, SprungSystems};
+pub use sprung;
+pub use world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
+
+/// What a game imports.
+pub mod prelude {
+    pub use crate::{
+        Collider, DefaultPhysicsWorld, InWorld, PhysicsWorld, RigidBody, SprungPlugin,
+        SprungSystems, Velocity,
+    };
+}

@@ -1,0 +1,277 @@
+//! The plugin: the step in Bevy's fixed timestep, in three public sets (prepare, step,
+//! write-back) that user systems can be ordered around, and the transforms drawn between fixed
+//! steps from the engine's interpolated poses.
+
+use crate::components::{BodyLink, Collider, RigidBody, Velocity};
+use crate::convert;
+use crate::world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
+use bevy::app::{RunFixedMainLoop, RunFixedMainLoopSystems};
+use bevy::ecs::intern::Interned;
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+use sprung::RigidBodyBuilder;
+
+/// sprung in a Bevy app. By default the step runs in [`FixedPostUpdate`] (set its rate with
+/// `Time::<Fixed>::from_hz`) and transforms are interpolated between fixed steps.
+pub struct SprungPlugin {
+    schedule: Interned<dyn ScheduleLabel>,
+    interpolate: bool,
+}
+
+impl Default for SprungPlugin {
+    fn default() -> Self {
+        SprungPlugin {
+            schedule: FixedPostUpdate.intern(),
+            interpolate: true,
+        }
+    }
+}
+
+impl SprungPlugin {
+    /// The step in `schedule` instead (a fixed one, or the world steps by frame times, which
+    /// sprung refuses outside its time step limits).
+    pub fn in_schedule(mut self, schedule: impl ScheduleLabel) -> Self {
+        self.schedule = schedule.intern();
+        self
+    }
+
+    /// Whether transforms are drawn between fixed steps (default) or written only after each
+    /// step, as the engine left them.
+    pub fn interpolate(mut self, on: bool) -> Self {
+        self.interpolate = on;
+        self
+    }
+}
+
+/// The plugin's systems, in this order in its schedule: order yours around them.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SprungSystems {
+    /// New bodies added, removed ones taken out, transforms and velocities their users
+    /// changed handed to the engine.
+    Prepare,
+    /// Every world stepped by the schedule's time step.
+    Step,
+    /// Velocities (and, without interpolation, transforms) written back.
+    Writeback,
+}
+
+/// Whether transforms are interpolated (see [`SprungPlugin::interpolate`]).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interpolation(pub bool);
+
+impl Plugin for SprungPlugin {
+    fn build(&self, app: &mut App) {
+        let world = app.world_mut().spawn(PhysicsWorld::default()).id();
+        app.insert_resource(DefaultPhysicsWorld(world))
+            .insert_resource(Interpolation(self.interpolate))
+            .configure_sets(
+                self.schedule,
+                (
+                    SprungSystems::Prepare,
+                    SprungSystems::Step,
+                    SprungSystems::Writeback,
+                )
+                    .chain(),
+            )
+            .add_systems(
+                self.schedule,
+                (
+                    prepare.in_set(SprungSystems::Prepare),
+                    step.in_set(SprungSystems::Step),
+                    write_back.in_set(SprungSystems::Writeback),
+                ),
+            )
+            .add_systems(
+                RunFixedMainLoop,
+                interpolate
+                    .run_if(|on: Res<Interpolation>| on.0)
+                    .in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
+            );
+    }
+}
+
+/// The bodies of entities a step has not seen yet.
+type NewBodies<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static RigidBody,
+        &'static Transform,
+        &'static Velocity,
+        Option<&'static Collider>,
+        Option<&'static InWorld>,
+    ),
+    Without<BodyLink>,
+>;
+
+/// Takes out the bodies of despawned entities, adds new ones (in the order of their entities'
+/// indices, so that the same spawns give the same world), and hands the engine what users
+/// changed.
+fn prepare(
+    mut commands: Commands,
+    default_world: Res<DefaultPhysicsWorld>,
+    mut worlds: Query<&mut PhysicsWorld>,
+    mut removed: RemovedComponents<RigidBody>,
+    new: NewBodies,
+    mut linked: Query<(&mut BodyLink, &RigidBody, &Transform, &Velocity)>,
+) {
+    for entity in removed.read() {
+        for mut world in &mut worlds {
+            if world.remove(entity) {
+                break;
+            }
+        }
+        if let Ok(mut e) = commands.get_entity(entity) {
+            e.try_remove::<BodyLink>();
+        }
+    }
+    let mut new: Vec<_> = new.iter().collect();
+    // (By index: live entities' indices differ, and a fresh app hands them out in spawn
+    // order; `Entity`'s own order is by its bits, which run the other way.)
+    new.sort_unstable_by_key(|(entity, ..)| entity.index_u32());
+    for (entity, kind, transform, velocity, collider, in_world) in new {
+        let world_entity = in_world.map_or(default_world.0, |w| w.0);
+        let Ok(mut world) = worlds.get_mut(world_entity) else {
+            warn!("{entity}: no physics world on {world_entity}");
+            continue;
+        };
+        let builder = match kind {
+            RigidBody::Dynamic => RigidBodyBuilder::dynamic(),
+            RigidBody::Kinematic => RigidBodyBuilder::kinematic(),
+            RigidBody::Fixed => RigidBodyBuilder::fixed(),
+        }
+        .pose(convert::pose(transform))
+        .linear_velocity(convert::vector(velocity.linear))
+        .angular_velocity(convert::vector(velocity.angular));
+        let handle = match world.world.add_body(builder) {
+            Ok(handle) => handle,
+            Err(error) => {
+                warn!("{entity}: its body was refused: {error}");
+                continue;
+            }
+        };
+        if let Some(collider) = collider {
+            match world.world.add_collider(collider.0.clone(), handle) {
+                Ok(c) => {
+                    world.colliders.insert(c, entity);
+                }
+                Err(error) => warn!("{entity}: its collider was refused: {error}"),
+            }
+        }
+        world.insert(entity, handle);
+        commands.entity(entity).insert(BodyLink {
+            world: world_entity,
+            handle,
+            written: (transform.translation, transform.rotation, *velocity),
+        });
+    }
+    for (mut link, kind, transform, velocity) in &mut linked {
+        let Ok(mut world) = worlds.get_mut(link.world) else {
+            continue;
+        };
+        let (translation, rotation, written) = link.written;
+        if transform.translation != translation || transform.rotation != rotation {
+            let pose = convert::pose(transform);
+            let moved = match kind {
+                RigidBody::Kinematic => world.world.set_kinematic_target(link.handle, pose),
+                _ => world.world.set_pose(link.handle, pose),
+            };
+            if let Err(error) = moved {
+                warn!("its transform was refused: {error}");
+            }
+            link.written.0 = transform.translation;
+            link.written.1 = transform.rotation;
+        }
+        if *velocity != written {
+            let (v, w) = (velocity.linear, velocity.angular);
+            let set = world
+                .world
+                .set_linear_velocity(link.handle, convert::vector(v))
+                .and_then(|()| {
+                    world
+                        .world
+                        .set_angular_velocity(link.handle, convert::vector(w))
+                });
+            if let Err(error) = set {
+                warn!("its velocity was refused: {error}");
+            }
+            link.written.2 = *velocity;
+        }
+    }
+}
+
+/// Every world stepped by the schedule's time step.
+fn step(time: Res<Time>, mut worlds: Query<&mut PhysicsWorld>) {
+    let dt = time.delta_secs();
+    for mut world in &mut worlds {
+        if let Err(error) = world.world.step(dt) {
+            warn!("a physics step of {dt} s was refused: {error}");
+        }
+    }
+}
+
+/// Each body's velocity, and its pose unless interpolation draws it, written to its entity
+/// (only where they changed, so that resting bodies cost no transform propagation). Walks
+/// the worlds' bodies, not the app's entities.
+fn write_back(
+    interpolation: Res<Interpolation>,
+    worlds: Query<&PhysicsWorld>,
+    mut bodies: Query<(&mut Transform, &mut Velocity, &mut BodyLink)>,
+) {
+    for world in &worlds {
+        for &(entity, handle) in &world.bodies {
+            let (Ok((mut transform, mut velocity, mut link)), Some(body)) =
+                (bodies.get_mut(entity), world.world.body(handle))
+            else {
+                continue;
+            };
+            let now = Velocity {
+                linear: convert::vec3(&body.linear_velocity()),
+                angular: convert::vec3(&body.angular_velocity()),
+            };
+            velocity.set_if_neq(now);
+            link.written.2 = now;
+            if !interpolation.0 {
+                let pose = body.pose();
+                let (translation, rotation) = (
+                    convert::vec3(&pose.translation.vector),
+                    convert::quat(&pose.rotation),
+                );
+                if transform.translation != translation || transform.rotation != rotation {
+                    transform.translation = translation;
+                    transform.rotation = rotation;
+                }
+                link.written.0 = translation;
+                link.written.1 = rotation;
+            }
+        }
+    }
+}
+
+/// Every body drawn where it is at this frame's time between the last two fixed steps.
+fn interpolate(
+    time: Res<Time<Fixed>>,
+    worlds: Query<&PhysicsWorld>,
+    mut bodies: Query<(&mut Transform, &mut BodyLink)>,
+) {
+    let alpha = time.overstep_fraction();
+    for world in &worlds {
+        for &(entity, handle) in &world.bodies {
+            let (Ok((mut transform, mut link)), Some(pose)) = (
+                bodies.get_mut(entity),
+                world.world.interpolated_pose(handle, alpha),
+            ) else {
+                continue;
+            };
+            let translation = convert::vec3(&pose.translation.vector);
+            let rotation = convert::quat(&pose.rotation);
+            if transform.translation != translation || transform.rotation != rotation {
+                transform.translation = translation;
+                transform.rotation = rotation;
+            }
+            link.written.0 = translation;
+            link.written.1 = rotation;
+        }
+    }
+}
