@@ -21,18 +21,24 @@
 
 mod components;
 pub mod convert;
+mod messages;
 mod plugin;
+mod query;
 mod world;
 
 pub use components::{BodyLink, Collider, RigidBody, Velocity};
+pub use messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
 pub use plugin::{Interpolation, SprungPlugin, SprungSystems};
+pub use query::{cast_ray, RayHit, SpatialQuery};
 pub use sprung;
+pub use sprung::QueryFilter;
 pub use world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 
 /// What a game imports.
 pub mod prelude {
     pub use crate::{
-        Collider, DefaultPhysicsWorld, InWorld, PhysicsWorld, RigidBody, SprungPlugin,
+        Collider, ContactBegan, ContactEnded, DefaultPhysicsWorld, InWorld, PhysicsWorld,
+        QueryFilter, RayHit, RigidBody, SensorEntered, SensorLeft, SpatialQuery, SprungPlugin,
         SprungSystems, Velocity,
     };
 }

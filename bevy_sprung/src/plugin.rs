@@ -4,12 +4,14 @@
 
 use crate::components::{BodyLink, Collider, RigidBody, Velocity};
 use crate::convert;
+use crate::messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
 use crate::world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 use bevy::app::{RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use sprung::RigidBodyBuilder;
+use sprung::{Event, RigidBodyBuilder};
 
 /// sprung in a Bevy app. By default the step runs in [`FixedPostUpdate`] (set its rate with
 /// `Time::<Fixed>::from_hz`) and transforms are interpolated between fixed steps.
@@ -64,6 +66,10 @@ impl Plugin for SprungPlugin {
         let world = app.world_mut().spawn(PhysicsWorld::default()).id();
         app.insert_resource(DefaultPhysicsWorld(world))
             .insert_resource(Interpolation(self.interpolate))
+            .add_message::<ContactBegan>()
+            .add_message::<ContactEnded>()
+            .add_message::<SensorEntered>()
+            .add_message::<SensorLeft>()
             .configure_sets(
                 self.schedule,
                 (
@@ -201,12 +207,73 @@ fn prepare(
     }
 }
 
-/// Every world stepped by the schedule's time step.
-fn step(time: Res<Time>, mut worlds: Query<&mut PhysicsWorld>) {
+/// The messages the step writes.
+#[derive(SystemParam)]
+struct Writers<'w> {
+    began: MessageWriter<'w, ContactBegan>,
+    ended: MessageWriter<'w, ContactEnded>,
+    entered: MessageWriter<'w, SensorEntered>,
+    left: MessageWriter<'w, SensorLeft>,
+}
+
+/// Every world stepped by the schedule's time step, its events written as messages.
+fn step(time: Res<Time>, mut worlds: Query<(Entity, &mut PhysicsWorld)>, mut writers: Writers) {
     let dt = time.delta_secs();
-    for mut world in &mut worlds {
+    for (world_entity, mut world) in &mut worlds {
         if let Err(error) = world.world.step(dt) {
             warn!("a physics step of {dt} s was refused: {error}");
+        }
+        let world = &mut *world;
+        let colliders = &world.colliders;
+        let of = |c| colliders.get(&c).copied();
+        for event in world.world.drain_events() {
+            match event {
+                Event::ContactBegan {
+                    colliders: (a, b),
+                    impulse,
+                    ..
+                } => {
+                    if let (Some(a), Some(b)) = (of(a), of(b)) {
+                        writers.began.write(ContactBegan {
+                            world: world_entity,
+                            entities: (a, b),
+                            impulse,
+                        });
+                    }
+                }
+                Event::ContactEnded {
+                    colliders: (a, b),
+                    max_impulse,
+                    ..
+                } => {
+                    if let (Some(a), Some(b)) = (of(a), of(b)) {
+                        writers.ended.write(ContactEnded {
+                            world: world_entity,
+                            entities: (a, b),
+                            max_impulse,
+                        });
+                    }
+                }
+                Event::SensorEntered { sensor, other, .. } => {
+                    if let (Some(sensor), Some(other)) = (of(sensor), of(other)) {
+                        writers.entered.write(SensorEntered {
+                            world: world_entity,
+                            sensor,
+                            other,
+                        });
+                    }
+                }
+                Event::SensorLeft { sensor, other, .. } => {
+                    if let (Some(sensor), Some(other)) = (of(sensor), of(other)) {
+                        writers.left.write(SensorLeft {
+                            world: world_entity,
+                            sensor,
+                            other,
+                        });
+                    }
+                }
+                _ => {}
+            }
         }
     }
 }
