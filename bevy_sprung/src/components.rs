@@ -3,7 +3,7 @@
 use crate::convert;
 use bevy::prelude::*;
 use sprung::math::Real;
-use sprung::{BodyHandle, ColliderBuilder};
+use sprung::{BodyHandle, ColliderBuilder, JointBuilder, JointHandle};
 
 /// A body: how it moves. Its pose is the entity's [`Transform`] (translation and rotation;
 /// the scale is the renderer's), its velocity the entity's [`Velocity`].
@@ -71,4 +71,39 @@ pub struct BodyLink {
     /// Its body there.
     pub handle: BodyHandle,
     pub(crate) written: (Vec3, Quat, Velocity),
+}
+
+/// A joint between two bodies' entities, on an entity of its own: despawn it (or either body)
+/// and the joint is gone. Anchors and axes in the builder are in each body's frame; the
+/// joint is added at the first step where both bodies are in the same world.
+#[derive(Component, Clone, Debug)]
+pub struct Joint {
+    /// Body A's and body B's entities.
+    pub bodies: (Entity, Entity),
+    /// The joint (`JointBuilder::ball`, `hinge`, `swing_twist`, ...).
+    pub builder: JointBuilder,
+}
+
+/// A joint from a body to the world (an attachment such as a mouse spring, an upright
+/// spring, a motor), on an entity of its own.
+#[derive(Component, Clone, Debug)]
+pub struct WorldJoint {
+    /// The body's entity.
+    pub body: Entity,
+    /// The joint (`JointBuilder::attachment`, `upright`, ...).
+    pub builder: JointBuilder,
+}
+
+/// The engine refused this entity's body or joint (its error; the log says so too): it is
+/// not asked again. Remove this to try again after fixing what was wrong.
+#[derive(Component, Clone, Debug)]
+pub struct Refused(pub sprung::Error);
+
+/// Where a joint entity's joint is. Added by the plugin.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct JointLink {
+    /// The entity of its [`crate::PhysicsWorld`].
+    pub world: Entity,
+    /// Its joint there (read its angle, impulses and load through the world).
+    pub handle: JointHandle,
 }

@@ -26,19 +26,21 @@ mod plugin;
 mod query;
 mod world;
 
-pub use components::{BodyLink, Collider, RigidBody, Velocity};
+pub use components::{
+    BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
+};
 pub use messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
 pub use plugin::{Interpolation, SprungPlugin, SprungSystems};
 pub use query::{cast_ray, RayHit, SpatialQuery};
 pub use sprung;
-pub use sprung::QueryFilter;
+pub use sprung::{JointBuilder, QueryFilter};
 pub use world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 
 /// What a game imports.
 pub mod prelude {
     pub use crate::{
-        Collider, ContactBegan, ContactEnded, DefaultPhysicsWorld, InWorld, PhysicsWorld,
-        QueryFilter, RayHit, RigidBody, SensorEntered, SensorLeft, SpatialQuery, SprungPlugin,
-        SprungSystems, Velocity,
+        Collider, ContactBegan, ContactEnded, DefaultPhysicsWorld, InWorld, Joint, JointBuilder,
+        PhysicsWorld, QueryFilter, RayHit, RigidBody, SensorEntered, SensorLeft, SpatialQuery,
+        SprungPlugin, SprungSystems, Velocity, WorldJoint,
     };
 }

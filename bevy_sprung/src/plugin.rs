@@ -2,7 +2,9 @@
 //! write-back) that user systems can be ordered around, and the transforms drawn between fixed
 //! steps from the engine's interpolated poses.
 
-use crate::components::{BodyLink, Collider, RigidBody, Velocity};
+use crate::components::{
+    BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
+};
 use crate::convert;
 use crate::messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
 use crate::world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
@@ -82,7 +84,9 @@ impl Plugin for SprungPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    prepare.in_set(SprungSystems::Prepare),
+                    (prepare, prepare_joints)
+                        .chain()
+                        .in_set(SprungSystems::Prepare),
                     step.in_set(SprungSystems::Step),
                     write_back.in_set(SprungSystems::Writeback),
                 ),
@@ -108,7 +112,7 @@ type NewBodies<'w, 's> = Query<
         Option<&'static Collider>,
         Option<&'static InWorld>,
     ),
-    Without<BodyLink>,
+    (Without<BodyLink>, Without<Refused>),
 >;
 
 /// Takes out the bodies of despawned entities, adds new ones (in the order of their entities'
@@ -154,6 +158,7 @@ fn prepare(
             Ok(handle) => handle,
             Err(error) => {
                 warn!("{entity}: its body was refused: {error}");
+                commands.entity(entity).insert(Refused(error));
                 continue;
             }
         };
@@ -214,6 +219,90 @@ struct Writers<'w> {
     ended: MessageWriter<'w, ContactEnded>,
     entered: MessageWriter<'w, SensorEntered>,
     left: MessageWriter<'w, SensorLeft>,
+}
+
+/// Joint entities not added yet: added once both their bodies are in one world.
+type NewJoints<'w, 's> = Query<
+    'w,
+    's,
+    (Entity, Option<&'static Joint>, Option<&'static WorldJoint>),
+    (
+        Without<JointLink>,
+        Without<Refused>,
+        Or<(With<Joint>, With<WorldJoint>)>,
+    ),
+>;
+
+/// Takes out the joints of despawned joint entities, and adds new ones whose bodies are in
+/// (in entity index order).
+fn prepare_joints(
+    mut commands: Commands,
+    mut worlds: Query<&mut PhysicsWorld>,
+    mut removed: RemovedComponents<Joint>,
+    mut removed_world: RemovedComponents<WorldJoint>,
+    new: NewJoints,
+    links: Query<&BodyLink>,
+) {
+    for entity in removed.read().chain(removed_world.read()) {
+        for mut world in &mut worlds {
+            if world.remove_joint(entity) {
+                break;
+            }
+        }
+        if let Ok(mut e) = commands.get_entity(entity) {
+            e.try_remove::<JointLink>();
+        }
+    }
+    let mut new: Vec<_> = new.iter().collect();
+    new.sort_unstable_by_key(|(entity, ..)| entity.index_u32());
+    for (entity, joint, world_joint) in new {
+        let added = match (joint, world_joint) {
+            (Some(joint), _) => {
+                let (Ok(a), Ok(b)) = (links.get(joint.bodies.0), links.get(joint.bodies.1)) else {
+                    continue;
+                };
+                if a.world != b.world {
+                    warn!("{entity}: its bodies are in different worlds");
+                    continue;
+                }
+                let Ok(mut world) = worlds.get_mut(a.world) else {
+                    continue;
+                };
+                let handle = world
+                    .world
+                    .add_joint(joint.builder.clone(), a.handle, b.handle);
+                (a.world, handle)
+            }
+            (None, Some(joint)) => {
+                let Ok(body) = links.get(joint.body) else {
+                    continue;
+                };
+                let Ok(mut world) = worlds.get_mut(body.world) else {
+                    continue;
+                };
+                let handle = world
+                    .world
+                    .add_world_joint(joint.builder.clone(), body.handle);
+                (body.world, handle)
+            }
+            (None, None) => continue,
+        };
+        match added {
+            (world_entity, Ok(handle)) => {
+                if let Ok(mut world) = worlds.get_mut(world_entity) {
+                    world.joints.insert(entity, handle);
+                }
+                commands.entity(entity).insert(JointLink {
+                    world: world_entity,
+                    handle,
+                });
+            }
+            (_, Err(error)) => {
+                warn!("{entity}: its joint was refused: {error}");
+                commands.entity(entity).insert(Refused(error));
+            }
+        }
+    }
 }
 
 /// Every world stepped by the schedule's time step, its events written as messages.

@@ -4,7 +4,7 @@
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
-use sprung::{BodyHandle, ColliderHandle};
+use sprung::{BodyHandle, ColliderHandle, JointHandle};
 use std::collections::HashMap;
 
 /// A sprung world and the entities of its bodies and colliders.
@@ -17,6 +17,8 @@ pub struct PhysicsWorld {
     /// Where each entity is in `bodies`.
     pub(crate) index: EntityHashMap<usize>,
     pub(crate) colliders: HashMap<ColliderHandle, Entity>,
+    /// The joint entities' joints.
+    pub(crate) joints: EntityHashMap<JointHandle>,
 }
 
 impl PhysicsWorld {
@@ -50,6 +52,11 @@ impl PhysicsWorld {
         self.colliders.get(&collider).copied()
     }
 
+    /// The joint of a joint entity in this world.
+    pub fn joint(&self, entity: Entity) -> Option<JointHandle> {
+        self.joints.get(&entity).copied()
+    }
+
     /// How many bodies this world holds for entities.
     pub fn len(&self) -> usize {
         self.bodies.len()
@@ -58,6 +65,15 @@ impl PhysicsWorld {
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
         self.bodies.is_empty()
+    }
+
+    /// Removes a joint entity's joint, if it has one here (it may have gone with a body).
+    pub(crate) fn remove_joint(&mut self, entity: Entity) -> bool {
+        let Some(handle) = self.joints.remove(&entity) else {
+            return false;
+        };
+        let _ = self.world.remove_joint(handle);
+        true
     }
 
     pub(crate) fn insert(&mut self, entity: Entity, handle: BodyHandle) {
