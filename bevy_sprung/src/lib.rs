@@ -24,23 +24,26 @@ pub mod convert;
 mod messages;
 mod plugin;
 mod query;
+mod ragdoll;
 mod world;
 
 pub use components::{
     BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
 };
 pub use messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
-pub use plugin::{Interpolation, SprungPlugin, SprungSystems};
+pub use plugin::{Gravity, Interpolation, SprungPlugin, SprungSystems};
 pub use query::{cast_ray, RayHit, SpatialQuery};
+pub use ragdoll::{Ragdoll, RagdollLink, RagdollPart};
 pub use sprung;
-pub use sprung::{JointBuilder, QueryFilter};
+pub use sprung::{JointBuilder, QueryFilter, RagdollBuilder};
 pub use world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 
 /// What a game imports.
 pub mod prelude {
     pub use crate::{
-        Collider, ContactBegan, ContactEnded, DefaultPhysicsWorld, InWorld, Joint, JointBuilder,
-        PhysicsWorld, QueryFilter, RayHit, RigidBody, SensorEntered, SensorLeft, SpatialQuery,
-        SprungPlugin, SprungSystems, Velocity, WorldJoint,
+        Collider, ContactBegan, ContactEnded, DefaultPhysicsWorld, Gravity, InWorld, Joint,
+        JointBuilder, PhysicsWorld, QueryFilter, Ragdoll, RagdollBuilder, RagdollPart, RayHit,
+        RigidBody, SensorEntered, SensorLeft, SpatialQuery, SprungPlugin, SprungSystems, Velocity,
+        WorldJoint,
     };
 }

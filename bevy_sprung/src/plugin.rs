@@ -7,6 +7,7 @@ use crate::components::{
 };
 use crate::convert;
 use crate::messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
+use crate::ragdoll::{prepare_ragdolls, Ragdolls};
 use crate::world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 use bevy::app::{RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy::ecs::intern::Interned;
@@ -59,6 +60,33 @@ pub enum SprungSystems {
     Writeback,
 }
 
+/// The default world's gravity (m/s^2; default 9.81 down y). Other worlds keep their own
+/// (`PhysicsWorld::world_mut().set_gravity`).
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Gravity(pub Vec3);
+
+impl Default for Gravity {
+    fn default() -> Self {
+        Gravity(Vec3::new(0.0, -9.81, 0.0))
+    }
+}
+
+/// Hands the default world a gravity its user changed.
+fn apply_gravity(
+    gravity: Res<Gravity>,
+    default_world: Res<DefaultPhysicsWorld>,
+    mut worlds: Query<&mut PhysicsWorld>,
+) {
+    if !gravity.is_changed() {
+        return;
+    }
+    if let Ok(mut world) = worlds.get_mut(default_world.0) {
+        if let Err(error) = world.world.set_gravity(convert::vector(gravity.0)) {
+            warn!("gravity {} was refused: {error}", gravity.0);
+        }
+    }
+}
+
 /// Whether transforms are interpolated (see [`SprungPlugin::interpolate`]).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Interpolation(pub bool);
@@ -68,6 +96,8 @@ impl Plugin for SprungPlugin {
         let world = app.world_mut().spawn(PhysicsWorld::default()).id();
         app.insert_resource(DefaultPhysicsWorld(world))
             .insert_resource(Interpolation(self.interpolate))
+            .init_resource::<Gravity>()
+            .init_resource::<Ragdolls>()
             .add_message::<ContactBegan>()
             .add_message::<ContactEnded>()
             .add_message::<SensorEntered>()
@@ -84,7 +114,7 @@ impl Plugin for SprungPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    (prepare, prepare_joints)
+                    (apply_gravity, prepare, prepare_ragdolls, prepare_joints)
                         .chain()
                         .in_set(SprungSystems::Prepare),
                     step.in_set(SprungSystems::Step),

@@ -83,9 +83,17 @@ impl PhysicsWorld {
 
     /// Removes `entity`'s body, its colliders and joints, if it has one here.
     pub(crate) fn remove(&mut self, entity: Entity) -> bool {
-        let Some(i) = self.index.remove(&entity) else {
+        let Some(handle) = self.forget(entity) else {
             return false;
         };
+        let _ = self.world.remove_body(handle);
+        true
+    }
+
+    /// Forgets `entity`'s body and its colliders (the engine keeps them: the caller removes
+    /// them its own way); the body's handle.
+    pub(crate) fn forget(&mut self, entity: Entity) -> Option<BodyHandle> {
+        let i = self.index.remove(&entity)?;
         let (_, handle) = self.bodies.swap_remove(i);
         if let Some(&(moved, _)) = self.bodies.get(i) {
             self.index.insert(moved, i);
@@ -95,8 +103,7 @@ impl PhysicsWorld {
                 self.colliders.remove(c);
             }
         }
-        let _ = self.world.remove_body(handle);
-        true
+        Some(handle)
     }
 }
 
