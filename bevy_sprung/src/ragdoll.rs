@@ -44,6 +44,19 @@ pub struct RagdollLink {
 #[derive(Resource, Default)]
 pub(crate) struct Ragdolls(EntityHashMap<(Entity, RagdollHandle, Vec<Entity>)>);
 
+/// Ragdoll entities not added yet.
+type NewRagdolls<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Ragdoll,
+        &'static Transform,
+        Option<&'static InWorld>,
+    ),
+    (Without<RagdollLink>, Without<Refused>),
+>;
+
 /// Adds new ragdolls (in entity index order) and removes those whose entity is gone.
 pub(crate) fn prepare_ragdolls(
     mut commands: Commands,
@@ -51,10 +64,7 @@ pub(crate) fn prepare_ragdolls(
     mut worlds: Query<&mut PhysicsWorld>,
     mut ragdolls: ResMut<Ragdolls>,
     mut removed: RemovedComponents<Ragdoll>,
-    new: Query<
-        (Entity, &Ragdoll, &Transform, Option<&InWorld>),
-        (Without<RagdollLink>, Without<Refused>),
-    >,
+    new: NewRagdolls,
 ) {
     for entity in removed.read() {
         let Some((world_entity, handle, parts)) = ragdolls.0.remove(&entity) else {
