@@ -21,6 +21,8 @@
 
 mod components;
 pub mod convert;
+#[cfg(feature = "debug-render")]
+mod debug;
 mod messages;
 mod plugin;
 mod query;
@@ -30,6 +32,8 @@ mod world;
 pub use components::{
     BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
 };
+#[cfg(feature = "debug-render")]
+pub use debug::SprungDebugPlugin;
 pub use messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
 pub use plugin::{Gravity, Interpolation, SprungPlugin, SprungSystems};
 pub use query::{cast_ray, RayHit, SpatialQuery};
