@@ -14,13 +14,26 @@ use bevy::prelude::*;
 use sprung::math::{Isometry, Real};
 use sprung::{BodyKind, Shape};
 
-/// Draws every world's colliders each frame, through the app's gizmos (`DefaultPlugins`
-/// bring them).
+/// Draws every world's colliders each frame while [`DebugRender`] is on, through the app's
+/// gizmos (`DefaultPlugins` bring them).
 pub struct SprungDebugPlugin;
+
+/// Whether the colliders are drawn (on by default; a key can toggle it).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DebugRender(pub bool);
+
+impl Default for DebugRender {
+    fn default() -> Self {
+        DebugRender(true)
+    }
+}
 
 impl Plugin for SprungDebugPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(PostUpdate, draw_colliders);
+        app.init_resource::<DebugRender>().add_systems(
+            PostUpdate,
+            draw_colliders.run_if(|on: Res<DebugRender>| on.0),
+        );
     }
 }
 

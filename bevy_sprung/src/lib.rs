@@ -33,7 +33,7 @@ pub use components::{
     BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
 };
 #[cfg(feature = "debug-render")]
-pub use debug::SprungDebugPlugin;
+pub use debug::{DebugRender, SprungDebugPlugin};
 pub use messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
 pub use plugin::{Gravity, Interpolation, SprungPlugin, SprungSystems};
 pub use query::{cast_ray, RayHit, SpatialQuery};

@@ -450,6 +450,11 @@ fn interpolate(
             ) else {
                 continue;
             };
+            // Moved by its user since the plugin last wrote it: left for the next step's
+            // prepare to hand to the engine (a frame without a fixed step would lose it).
+            if transform.translation != link.written.0 || transform.rotation != link.written.1 {
+                continue;
+            }
             let translation = convert::vec3(&pose.translation.vector);
             let rotation = convert::quat(&pose.rotation);
             if transform.translation != translation || transform.rotation != rotation {

@@ -238,3 +238,48 @@ fn interpolated_transforms_follow_the_closed_form() {
     }
     assert!(checked > 400, "{checked} frames checked");
 }
+
+/// Interpolation on, frames shorter than a fixed step: a transform its user sets between
+/// fixed steps is not drawn over, and the next step takes the body there (a teleport).
+#[test]
+fn a_teleport_between_fixed_steps_is_kept_for_the_next_step() {
+    let mut app = app(true, 60.0);
+    app.insert_resource(Gravity(Vec3::ZERO));
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::ball(0.25),
+            Transform::from_xyz(0.0, 1.0, 0.0),
+        ))
+        .id();
+    run(&mut app, frames(30, 500_000_000));
+    // One more short frame, so that the next step is a whole step of frames away.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(1)));
+    app.update();
+    let steps = app.world().resource::<Steps>().0;
+    assert!(app.world().resource::<Time<Fixed>>().overstep() < Duration::from_millis(2));
+    app.world_mut()
+        .get_mut::<Transform>(body)
+        .unwrap()
+        .translation = Vec3::new(5.0, 2.0, 0.0);
+    // Frames of 1 ms: the first few run no step; the transform stays where it was put.
+    let mut stepped = false;
+    for _ in 0..40 {
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(1)));
+        app.update();
+        let now = app.world().resource::<Steps>().0;
+        let t = app.world().get::<Transform>(body).unwrap().translation;
+        if now == steps {
+            assert_eq!(t, Vec3::new(5.0, 2.0, 0.0), "drawn over before the step");
+        } else {
+            stepped = true;
+        }
+    }
+    assert!(stepped);
+    let world = app.world().resource::<DefaultPhysicsWorld>().0;
+    let physics = app.world().get::<PhysicsWorld>(world).unwrap();
+    let handle = physics.body(body).unwrap();
+    let at = physics.world().body(handle).unwrap().translation();
+    assert_eq!((at.x, at.y), (5.0, 2.0), "the engine took the teleport");
+}
