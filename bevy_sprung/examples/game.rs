@@ -1,0 +1,378 @@
+//! A small 3D prototype on sprung: roll a ball along a course of ramps and steps, knock over
+//! the ragdolls at its end, and drag anything with the mouse (a spring to the cursor).
+//!
+//! `cargo run --manifest-path bevy_sprung/Cargo.toml --example game --features example`
+//!
+//! WASD or the arrows roll the ball, Space jumps, R brings the ragdolls back, the left mouse
+//! button drags what is under the cursor, F1 shows the colliders.
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{save_to_disk, Screenshot, ScreenshotCaptured};
+use bevy_sprung::prelude::*;
+use bevy_sprung::sprung::math::Point;
+use bevy_sprung::sprung::Spring;
+use bevy_sprung::{convert, BodyLink, DebugRender, JointLink, RagdollLink, SprungDebugPlugin};
+
+fn main() -> AppExit {
+    App::new()
+        .add_plugins((DefaultPlugins, SprungPlugin::default(), SprungDebugPlugin))
+        .insert_resource(Time::<Fixed>::from_hz(60.0))
+        .insert_resource(DebugRender(false))
+        .init_resource::<Drag>()
+        .init_resource::<Verdict>()
+        .add_systems(Startup, (course, player, ragdolls))
+        .add_systems(
+            Update,
+            (
+                roll,
+                drag,
+                respawn,
+                dress_ragdolls,
+                follow,
+                toggle_colliders,
+                screenshot,
+            ),
+        )
+        .run()
+}
+
+/// With `SPRUNG_SCREENSHOT=FILE.png`: after three seconds of play (the ball sent rolling into
+/// the crates, the colliders drawn) the window is saved to the file and checked, and the app
+/// ends: with success if the picture has the scene's many colours, with an error if it is
+/// blank or one colour (CI's render check, under Xvfb with a software Vulkan).
+fn screenshot(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut taken: Local<Option<f32>>,
+    verdict: Res<Verdict>,
+    mut exit: MessageWriter<AppExit>,
+    mut player: Query<&mut Velocity, With<Player>>,
+    mut show: ResMut<DebugRender>,
+) {
+    let Ok(path) = std::env::var("SPRUNG_SCREENSHOT") else {
+        return;
+    };
+    let now = time.elapsed_secs();
+    if let Ok(mut velocity) = player.single_mut() {
+        if now < 1.5 {
+            velocity.angular = Vec3::new(12.0, 0.0, 0.0);
+        }
+    }
+    show.0 = true;
+    match *taken {
+        None if now > 3.0 => {
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(path))
+                .observe(judge);
+            *taken = Some(now);
+        }
+        // The file is written on another thread: some time for it before the app ends.
+        Some(at) if now > at + 3.0 => match verdict.0 {
+            Some(colours) if colours >= 20 => {
+                info!("screenshot: {colours} colours");
+                exit.write(AppExit::Success);
+            }
+            Some(colours) => {
+                error!("screenshot: {colours} colours, nothing drawn");
+                exit.write(AppExit::error());
+            }
+            None if now > at + 20.0 => {
+                error!("screenshot: never captured");
+                exit.write(AppExit::error());
+            }
+            None => {}
+        },
+        _ => {}
+    }
+}
+
+/// How many colours the screenshot had (a sample of its pixels).
+#[derive(Resource, Default)]
+struct Verdict(Option<usize>);
+
+fn judge(captured: On<ScreenshotCaptured>, mut verdict: ResMut<Verdict>) {
+    let colours: std::collections::HashSet<&[u8]> = captured
+        .image
+        .data
+        .as_deref()
+        .unwrap_or_default()
+        .chunks_exact(4)
+        .step_by(97)
+        .collect();
+    verdict.0 = Some(colours.len());
+}
+
+/// The ball the player rolls.
+#[derive(Component)]
+struct Player;
+
+/// The mouse spring, while a button is held.
+#[derive(Resource, Default)]
+struct Drag {
+    joint: Option<Entity>,
+    distance: f32,
+}
+
+fn colour(
+    meshes: &mut Assets<StandardMaterial>,
+    r: f32,
+    g: f32,
+    b: f32,
+) -> Handle<StandardMaterial> {
+    meshes.add(StandardMaterial {
+        base_color: Color::srgb(r, g, b),
+        perceptual_roughness: 0.8,
+        ..default()
+    })
+}
+
+/// The ground, a course of ramps and steps, a light and the camera.
+fn course(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    commands.spawn((
+        RigidBody::Fixed,
+        Collider::halfspace(Vec3::Y),
+        Mesh3d(meshes.add(Plane3d::default().mesh().size(200.0, 200.0))),
+        MeshMaterial3d(colour(&mut materials, 0.35, 0.5, 0.3)),
+    ));
+    let stone = colour(&mut materials, 0.6, 0.6, 0.65);
+    // Blocks along +z: (centre, half extents, tilt about x).
+    let blocks = [
+        (Vec3::new(0.0, 0.5, 12.0), Vec3::new(3.0, 0.1, 4.0), -0.25),
+        (Vec3::new(0.0, 1.0, 19.0), Vec3::new(3.0, 1.0, 3.0), 0.0),
+        (Vec3::new(0.0, 0.75, 24.0), Vec3::new(3.0, 0.75, 2.0), 0.0),
+        (Vec3::new(0.0, 0.5, 28.0), Vec3::new(3.0, 0.5, 2.0), 0.0),
+        (Vec3::new(0.0, 0.25, 32.0), Vec3::new(3.0, 0.25, 2.0), 0.0),
+    ];
+    for (centre, half, tilt) in blocks {
+        commands.spawn((
+            RigidBody::Fixed,
+            Collider::cuboid(half),
+            Transform::from_translation(centre).with_rotation(Quat::from_rotation_x(tilt)),
+            Mesh3d(meshes.add(Cuboid::from_size(half * 2.0))),
+            MeshMaterial3d(stone.clone()),
+        ));
+    }
+    // A wall of crates to push through.
+    let wood = colour(&mut materials, 0.7, 0.5, 0.3);
+    for level in 0..3 {
+        for k in 0..5 {
+            commands.spawn((
+                RigidBody::Dynamic,
+                Collider::cuboid(Vec3::splat(0.4)),
+                Transform::from_xyz(k as f32 * 0.82 - 1.64, 0.4 + level as f32 * 0.81, 6.0),
+                Mesh3d(meshes.add(Cuboid::from_size(Vec3::splat(0.8)))),
+                MeshMaterial3d(wood.clone()),
+            ));
+        }
+    }
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 8_000.0,
+            shadow_maps_enabled: true,
+            ..default()
+        },
+        Transform::from_xyz(10.0, 20.0, -5.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.spawn((
+        Camera3d::default(),
+        Transform::from_xyz(0.0, 6.0, -10.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+}
+
+fn player(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    commands.spawn((
+        Player,
+        RigidBody::Dynamic,
+        Collider::ball(0.5).with(|c| c.friction(1.0)),
+        Transform::from_xyz(0.0, 1.0, 0.0),
+        Mesh3d(meshes.add(Sphere::new(0.5))),
+        MeshMaterial3d(colour(&mut materials, 0.9, 0.2, 0.2)),
+    ));
+}
+
+/// Three humanoids standing at the course's end.
+fn ragdolls(mut commands: Commands) {
+    for k in 0..3 {
+        commands.spawn((
+            Ragdoll(RagdollBuilder::humanoid()),
+            Transform::from_xyz(k as f32 * 1.2 - 1.2, 0.02, 38.0)
+                .with_rotation(Quat::from_rotation_y(std::f32::consts::PI)),
+        ));
+    }
+}
+
+/// Gives each ragdoll part the capsule it is.
+fn dress_ragdolls(
+    mut commands: Commands,
+    parts: Query<(Entity, &RagdollPart), Added<RagdollPart>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let skin = colour(&mut materials, 0.85, 0.75, 0.6);
+    let humanoid = RagdollBuilder::humanoid();
+    for (entity, part) in &parts {
+        let p = &humanoid.parts[part.index];
+        commands.entity(entity).insert((
+            Mesh3d(meshes.add(Capsule3d::new(p.radius, p.half_height * 2.0))),
+            MeshMaterial3d(skin.clone()),
+        ));
+    }
+}
+
+/// R: the ragdolls despawned and spawned again where they stood.
+fn respawn(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut commands: Commands,
+    dolls: Query<Entity, With<RagdollLink>>,
+) {
+    if keys.just_pressed(KeyCode::KeyR) {
+        for doll in &dolls {
+            commands.entity(doll).despawn();
+        }
+        ragdolls(commands);
+    }
+}
+
+/// WASD rolls the ball by its spin (a rolling ball's speed is its spin times its radius),
+/// Space jumps when something is under it.
+fn roll(
+    keys: Res<ButtonInput<KeyCode>>,
+    query: SpatialQuery,
+    mut player: Query<(&Transform, &mut Velocity, &BodyLink), With<Player>>,
+) {
+    let Ok((transform, mut velocity, link)) = player.single_mut() else {
+        return;
+    };
+    let mut wish = Vec3::ZERO;
+    for (key, dir) in [
+        (KeyCode::KeyW, Vec3::Z),
+        (KeyCode::ArrowUp, Vec3::Z),
+        (KeyCode::KeyS, -Vec3::Z),
+        (KeyCode::ArrowDown, -Vec3::Z),
+        (KeyCode::KeyA, Vec3::X),
+        (KeyCode::ArrowLeft, Vec3::X),
+        (KeyCode::KeyD, -Vec3::X),
+        (KeyCode::ArrowRight, -Vec3::X),
+    ] {
+        if keys.pressed(key) {
+            wish += dir;
+        }
+    }
+    let spin = Vec3::Y.cross(wish.normalize_or_zero()) * -12.0;
+    if wish != Vec3::ZERO {
+        velocity.angular = velocity.angular.lerp(-spin, 0.2);
+    }
+    if keys.just_pressed(KeyCode::Space) {
+        let filter = QueryFilter::new().exclude_body(link.handle);
+        let below = query.cast_ray(transform.translation, Vec3::NEG_Y, 0.6, true, &filter);
+        if below.is_some() {
+            velocity.linear.y = 6.0;
+        }
+    }
+}
+
+/// The left button grabs what is under the cursor by a spring from the grabbed point to the
+/// cursor's ray, at the distance it was grabbed at.
+// (A Bevy system takes what it reads as arguments.)
+#[allow(clippy::too_many_arguments)]
+fn drag(
+    buttons: Res<ButtonInput<MouseButton>>,
+    windows: Query<&Window>,
+    camera: Query<(&Camera, &GlobalTransform)>,
+    default_world: Res<DefaultPhysicsWorld>,
+    bodies: Query<(&Transform, &BodyLink)>,
+    links: Query<&JointLink>,
+    mut worlds: Query<&mut PhysicsWorld>,
+    mut drag: ResMut<Drag>,
+    mut commands: Commands,
+) {
+    let (Ok(window), Ok((camera, at))) = (windows.single(), camera.single()) else {
+        return;
+    };
+    let ray = window
+        .cursor_position()
+        .and_then(|c| camera.viewport_to_world(at, c).ok());
+    if buttons.just_released(MouseButton::Left) {
+        if let Some(joint) = drag.joint.take() {
+            commands.entity(joint).despawn();
+        }
+        return;
+    }
+    let Some(ray) = ray else {
+        return;
+    };
+    if buttons.just_pressed(MouseButton::Left) {
+        let Ok(world) = worlds.get(default_world.0) else {
+            return;
+        };
+        let ray = (ray.origin, *ray.direction, 200.0);
+        let Some(hit) = bevy_sprung::cast_ray(world, ray, true, &QueryFilter::new()) else {
+            return;
+        };
+        let Ok((transform, _)) = bodies.get(hit.entity) else {
+            return;
+        };
+        let local = transform.rotation.inverse() * (hit.point - transform.translation);
+        let spring = Spring::Frequency {
+            hertz: 3.0,
+            damping_ratio: 0.7,
+        };
+        let builder = JointBuilder::attachment(
+            Point::from(convert::vector(local)),
+            Point::from(convert::vector(hit.point)),
+            spring,
+            2_000.0,
+        );
+        drag.distance = hit.distance;
+        drag.joint = Some(
+            commands
+                .spawn(WorldJoint {
+                    body: hit.entity,
+                    builder,
+                })
+                .id(),
+        );
+    } else if let Some(joint) = drag.joint {
+        let Ok(link) = links.get(joint) else {
+            return;
+        };
+        let target = ray.origin + *ray.direction * drag.distance;
+        if let Ok(mut world) = worlds.get_mut(link.world) {
+            let _ = world.world_mut().set_attachment_target(
+                link.handle,
+                Point::from(convert::vector(target)),
+                convert::vector(Vec3::ZERO),
+            );
+        }
+    }
+}
+
+/// The camera behind the ball.
+fn follow(
+    player: Query<&Transform, (With<Player>, Without<Camera3d>)>,
+    mut camera: Query<&mut Transform, With<Camera3d>>,
+    time: Res<Time>,
+) {
+    let (Ok(ball), Ok(mut camera)) = (player.single(), camera.single_mut()) else {
+        return;
+    };
+    let goal = ball.translation + Vec3::new(0.0, 5.0, -9.0);
+    let t = 1.0 - (-4.0 * time.delta_secs()).exp();
+    camera.translation = camera.translation.lerp(goal, t);
+    camera.look_at(ball.translation, Vec3::Y);
+}
+
+fn toggle_colliders(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<DebugRender>) {
+    if keys.just_pressed(KeyCode::F1) {
+        show.0 = !show.0;
+    }
+}
