@@ -71,8 +71,10 @@ pub(crate) fn prepare_ragdolls(
             continue;
         };
         if let Ok(mut world) = worlds.get_mut(world_entity) {
+            // Body by body (the engine dissolves a ragdoll that loses one, as when a part
+            // entity was despawned on its own: its other bodies stay until removed).
             for &part in &parts {
-                world.forget(part);
+                world.remove(part);
             }
             let _ = world.world.remove_ragdoll(handle);
         }

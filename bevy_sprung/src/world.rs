@@ -90,9 +90,8 @@ impl PhysicsWorld {
         true
     }
 
-    /// Forgets `entity`'s body and its colliders (the engine keeps them: the caller removes
-    /// them its own way); the body's handle.
-    pub(crate) fn forget(&mut self, entity: Entity) -> Option<BodyHandle> {
+    /// Forgets `entity`'s body and its colliders; the body's handle.
+    fn forget(&mut self, entity: Entity) -> Option<BodyHandle> {
         let i = self.index.remove(&entity)?;
         let (_, handle) = self.bodies.swap_remove(i);
         if let Some(&(moved, _)) = self.bodies.get(i) {

@@ -92,3 +92,47 @@ fn a_ragdoll_entity_falls_as_the_engines_ragdoll_and_leaves_nothing_when_despawn
         );
     }
 }
+
+/// A part entity despawned on its own (the engine then dissolves the ragdoll, its other
+/// bodies staying), then the ragdoll entity: nothing of it is left in the engine.
+#[test]
+fn despawning_a_part_then_the_ragdoll_leaves_nothing() {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SprungPlugin::default().interpolate(false)))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app.world_mut()
+        .spawn((RigidBody::Fixed, Collider::halfspace(Vec3::Y)));
+    let ragdoll = app
+        .world_mut()
+        .spawn((
+            Ragdoll(RagdollBuilder::humanoid()),
+            Transform::from_xyz(0.0, 1.0, 0.0),
+        ))
+        .id();
+    for _ in 0..10 {
+        app.update();
+    }
+    let parts = app
+        .world()
+        .get::<RagdollLink>(ragdoll)
+        .unwrap()
+        .parts
+        .clone();
+    app.world_mut().despawn(parts[4]);
+    app.update();
+    app.update();
+    let world = app.world().resource::<DefaultPhysicsWorld>().0;
+    let physics = app.world().get::<PhysicsWorld>(world).unwrap();
+    assert_eq!(
+        physics.world().body_count(),
+        15,
+        "the ground and fourteen parts"
+    );
+    app.world_mut().despawn(ragdoll);
+    app.update();
+    app.update();
+    let physics = app.world().get::<PhysicsWorld>(world).unwrap();
+    assert_eq!(physics.world().body_count(), 1, "only the ground");
+    assert_eq!(physics.world().joints().count(), 0);
+    assert_eq!(physics.len(), 1);
+}
