@@ -1,17 +1,20 @@
-//! A small 3D prototype on sprung: roll a ball along a course of ramps and steps, knock over
-//! the ragdolls at its end, and drag anything with the mouse (a spring to the cursor).
+//! A small 3D prototype on sprung: run a character along a course of ramps and steps, through
+//! a wall of crates, knock over the ragdolls at its end, and drag anything with the mouse (a
+//! spring to the cursor).
 //!
 //! `cargo run --manifest-path bevy_sprung/Cargo.toml --example game --features example`
 //!
-//! WASD or the arrows roll the ball, Space jumps, R brings the ragdolls back, the left mouse
+//! WASD or the arrows walk, Space jumps, R brings the ragdolls back, the left mouse
 //! button drags what is under the cursor, F1 shows the colliders.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{save_to_disk, Screenshot, ScreenshotCaptured};
 use bevy_sprung::prelude::*;
 use bevy_sprung::sprung::math::Point;
-use bevy_sprung::sprung::Spring;
-use bevy_sprung::{convert, BodyLink, DebugRender, JointLink, RagdollLink, SprungDebugPlugin};
+use bevy_sprung::sprung::{Shape, Spring};
+use bevy_sprung::{
+    character, convert, BodyLink, DebugRender, JointLink, RagdollLink, SprungDebugPlugin,
+};
 
 fn main() -> AppExit {
     App::new()
@@ -24,7 +27,7 @@ fn main() -> AppExit {
         .add_systems(
             Update,
             (
-                roll,
+                walk,
                 drag,
                 respawn,
                 dress_ragdolls,
@@ -36,7 +39,7 @@ fn main() -> AppExit {
         .run()
 }
 
-/// With `SPRUNG_SCREENSHOT=FILE.png`: after three seconds of play (the ball sent rolling into
+/// With `SPRUNG_SCREENSHOT=FILE.png`: after three seconds of play (the character sent running into
 /// the crates, the colliders drawn) the window is saved to the file and checked, and the app
 /// ends: with success if the picture has the scene's many colours, with an error if it is
 /// blank or one colour (CI's render check, under Xvfb with a software Vulkan).
@@ -46,17 +49,15 @@ fn screenshot(
     mut taken: Local<Option<f32>>,
     verdict: Res<Verdict>,
     mut exit: MessageWriter<AppExit>,
-    mut player: Query<&mut Velocity, With<Player>>,
+    mut player: Query<&mut CharacterController, With<Player>>,
     mut show: ResMut<DebugRender>,
 ) {
     let Ok(path) = std::env::var("SPRUNG_SCREENSHOT") else {
         return;
     };
     let now = time.elapsed_secs();
-    if let Ok(mut velocity) = player.single_mut() {
-        if now < 1.5 {
-            velocity.angular = Vec3::new(12.0, 0.0, 0.0);
-        }
+    if let Ok(mut controller) = player.single_mut() {
+        controller.goal = if now < 2.0 { Vec3::Z * 6.0 } else { Vec3::ZERO };
     }
     show.0 = true;
     match *taken {
@@ -103,7 +104,7 @@ fn judge(captured: On<ScreenshotCaptured>, mut verdict: ResMut<Verdict>) {
     verdict.0 = Some(colours.len());
 }
 
-/// The ball the player rolls.
+/// The character the player walks.
 #[derive(Component)]
 struct Player;
 
@@ -163,7 +164,7 @@ fn course(
         for k in 0..5 {
             commands.spawn((
                 RigidBody::Dynamic,
-                Collider::cuboid(Vec3::splat(0.4)),
+                Collider::cuboid(Vec3::splat(0.4)).with(|c| c.density(60.0)),
                 Transform::from_xyz(k as f32 * 0.82 - 1.64, 0.4 + level as f32 * 0.81, 6.0),
                 Mesh3d(meshes.add(Cuboid::from_size(Vec3::splat(0.8)))),
                 MeshMaterial3d(wood.clone()),
@@ -189,12 +190,19 @@ fn player(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
+    let (half, radius) = (0.5, 0.35);
+    let shape = Shape::capsule(half, radius).expect("a capsule");
+    // Strong enough to push through the crate wall (200 N by default: a crate with two on it
+    // takes more than that to slide).
+    let settings = CharacterSettings {
+        max_push_force: 1_500.0,
+        ..default()
+    };
+    let walker = character(shape, Vec3::new(0.0, 1.2, 0.0), settings).expect("a character");
     commands.spawn((
         Player,
-        RigidBody::Dynamic,
-        Collider::ball(0.5).with(|c| c.friction(1.0)),
-        Transform::from_xyz(0.0, 1.0, 0.0),
-        Mesh3d(meshes.add(Sphere::new(0.5))),
+        CharacterController::new(walker),
+        Mesh3d(meshes.add(Capsule3d::new(radius, 2.0 * half))),
         MeshMaterial3d(colour(&mut materials, 0.9, 0.2, 0.2)),
     ));
 }
@@ -242,14 +250,12 @@ fn respawn(
     }
 }
 
-/// WASD rolls the ball by its spin (a rolling ball's speed is its spin times its radius),
-/// Space jumps when something is under it.
-fn roll(
+/// WASD or the arrows walk the character (6 m/s), Space jumps (5 m/s up: 1.27 m high).
+fn walk(
     keys: Res<ButtonInput<KeyCode>>,
-    query: SpatialQuery,
-    mut player: Query<(&Transform, &mut Velocity, &BodyLink), With<Player>>,
+    mut player: Query<&mut CharacterController, With<Player>>,
 ) {
-    let Ok((transform, mut velocity, link)) = player.single_mut() else {
+    let Ok(mut controller) = player.single_mut() else {
         return;
     };
     let mut wish = Vec3::ZERO;
@@ -267,16 +273,9 @@ fn roll(
             wish += dir;
         }
     }
-    let spin = Vec3::Y.cross(wish.normalize_or_zero()) * -12.0;
-    if wish != Vec3::ZERO {
-        velocity.angular = velocity.angular.lerp(-spin, 0.2);
-    }
+    controller.goal = wish.normalize_or_zero() * 6.0;
     if keys.just_pressed(KeyCode::Space) {
-        let filter = QueryFilter::new().exclude_body(link.handle);
-        let below = query.cast_ray(transform.translation, Vec3::NEG_Y, 0.6, true, &filter);
-        if below.is_some() {
-            velocity.linear.y = 6.0;
-        }
+        controller.jump(5.0);
     }
 }
 
@@ -356,19 +355,19 @@ fn drag(
     }
 }
 
-/// The camera behind the ball.
+/// The camera behind the character.
 fn follow(
     player: Query<&Transform, (With<Player>, Without<Camera3d>)>,
     mut camera: Query<&mut Transform, With<Camera3d>>,
     time: Res<Time>,
 ) {
-    let (Ok(ball), Ok(mut camera)) = (player.single(), camera.single_mut()) else {
+    let (Ok(walker), Ok(mut camera)) = (player.single(), camera.single_mut()) else {
         return;
     };
-    let goal = ball.translation + Vec3::new(0.0, 5.0, -9.0);
+    let goal = walker.translation + Vec3::new(0.0, 5.0, -9.0);
     let t = 1.0 - (-4.0 * time.delta_secs()).exp();
     camera.translation = camera.translation.lerp(goal, t);
-    camera.look_at(ball.translation, Vec3::Y);
+    camera.look_at(walker.translation, Vec3::Y);
 }
 
 fn toggle_colliders(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<DebugRender>) {

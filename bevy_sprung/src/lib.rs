@@ -19,6 +19,7 @@
 //!     .run();
 //! ```
 
+mod character;
 mod components;
 pub mod convert;
 #[cfg(feature = "debug-render")]
@@ -29,6 +30,7 @@ mod query;
 mod ragdoll;
 mod world;
 
+pub use character::{character, Character, CharacterController, CharacterSettings};
 pub use components::{
     BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
 };
@@ -45,9 +47,9 @@ pub use world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 /// What a game imports.
 pub mod prelude {
     pub use crate::{
-        Collider, ContactBegan, ContactEnded, DefaultPhysicsWorld, Gravity, InWorld, Joint,
-        JointBuilder, PhysicsWorld, QueryFilter, Ragdoll, RagdollBuilder, RagdollPart, RayHit,
-        RigidBody, SensorEntered, SensorLeft, SpatialQuery, SprungPlugin, SprungSystems, Velocity,
-        WorldJoint,
+        CharacterController, CharacterSettings, Collider, ContactBegan, ContactEnded,
+        DefaultPhysicsWorld, Gravity, InWorld, Joint, JointBuilder, PhysicsWorld, QueryFilter,
+        Ragdoll, RagdollBuilder, RagdollPart, RayHit, RigidBody, SensorEntered, SensorLeft,
+        SpatialQuery, SprungPlugin, SprungSystems, Velocity, WorldJoint,
     };
 }

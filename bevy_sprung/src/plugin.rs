@@ -2,6 +2,7 @@
 //! write-back) that user systems can be ordered around, and the transforms drawn between fixed
 //! steps from the engine's interpolated poses.
 
+use crate::character::{interpolate_characters, move_characters};
 use crate::components::{
     BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
 };
@@ -54,7 +55,8 @@ pub enum SprungSystems {
     /// New bodies added, removed ones taken out, transforms and velocities their users
     /// changed handed to the engine.
     Prepare,
-    /// Every world stepped by the schedule's time step.
+    /// Every world stepped by the schedule's time step, then the characters moved through
+    /// it.
     Step,
     /// Velocities (and, without interpolation, transforms) written back.
     Writeback,
@@ -117,13 +119,13 @@ impl Plugin for SprungPlugin {
                     (apply_gravity, prepare, prepare_ragdolls, prepare_joints)
                         .chain()
                         .in_set(SprungSystems::Prepare),
-                    step.in_set(SprungSystems::Step),
+                    (step, move_characters).chain().in_set(SprungSystems::Step),
                     write_back.in_set(SprungSystems::Writeback),
                 ),
             )
             .add_systems(
                 RunFixedMainLoop,
-                interpolate
+                (interpolate, interpolate_characters)
                     .run_if(|on: Res<Interpolation>| on.0)
                     .in_set(RunFixedMainLoopSystems::AfterFixedMainLoop),
             );
