@@ -1,5 +1,5 @@
 //! sprung in Bevy: add [`SprungPlugin`], spawn entities with a [`RigidBody`], a [`Collider`]
-//! and a [`Transform`], and the plugin steps them in Bevy's fixed timestep and writes their
+//! and a [`Transform`](bevy::prelude::Transform), and the plugin steps them in Bevy's fixed timestep and writes their
 //! transforms and velocities back.
 //!
 //! ```no_run
@@ -18,6 +18,27 @@
 //!     })
 //!     .run();
 //! ```
+//!
+//! What there is:
+//! - **Bodies**: [`RigidBody`] (dynamic, kinematic, fixed) with the entity's [`Transform`](bevy::prelude::Transform)
+//!   (translation and rotation; set it to teleport, or to move a kinematic body) and
+//!   [`Velocity`] (set it to push); a [`Collider`] on the same entity. [`BodyLink`] (added)
+//!   says where the body is; [`Refused`] (added) what sprung refused and why.
+//! - **Joints** as entities of their own: [`Joint`] between two bodies, [`WorldJoint`] from a
+//!   body to the world (a mouse spring); [`JointLink`] (added) gives the handle to read or
+//!   drive them through [`PhysicsWorld::world_mut`].
+//! - **Ragdolls**: [`Ragdoll`] spawns an entity per part ([`RagdollPart`]).
+//! - **Characters**: [`CharacterController`], sprung-control's kinematic character.
+//! - **Worlds**: [`PhysicsWorld`] on an entity; the plugin spawns the default one
+//!   ([`DefaultPhysicsWorld`]), [`InWorld`] puts a body, ragdoll or character in another.
+//!   [`Gravity`] is the default world's.
+//! - **Schedule**: the step runs in [`FixedPostUpdate`](bevy::app::FixedPostUpdate) (or the
+//!   schedule [`SprungPlugin::in_schedule`] names) in the sets [`SprungSystems`]; transforms
+//!   are drawn between fixed steps unless [`SprungPlugin::interpolate`] turns it off.
+//! - **Out**: the messages [`ContactBegan`], [`ContactEnded`], [`SensorEntered`],
+//!   [`SensorLeft`]; rays through [`SpatialQuery`]; colliders drawn by `SprungDebugPlugin`
+//!   (feature `debug-render`).
+//! - **Maths**: glam and nalgebra meet in [`convert`] only (bit for bit).
 
 mod character;
 mod components;
