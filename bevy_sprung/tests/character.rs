@@ -2,20 +2,16 @@
 //! ground, never leaving the ground's height, and a jump peaks at v^2 / 2g above where it
 //! stood (the character's vertical motion is exact under gravity).
 
+mod common;
+
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sprung::prelude::*;
 use bevy_sprung::sprung::Shape;
 use bevy_sprung::{character, Gravity};
 
 #[test]
 fn a_character_walks_at_its_goal_speed_and_jumps_to_the_closed_form_height() {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SprungPlugin::default().interpolate(false)))
-        .insert_resource(Time::<Fixed>::from_hz(60.0))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app.world_mut()
-        .spawn((RigidBody::Fixed, Collider::halfspace(Vec3::Y)));
+    let mut app = common::headless(60.0, true);
     let (half, radius) = (0.5, 0.3);
     let shape = Shape::capsule(half, radius).unwrap();
     let walker = character(

@@ -7,7 +7,7 @@ use bevy_sprung::prelude::*;
 use bevy_sprung::SprungDebugPlugin;
 
 #[test]
-fn colliders_of_every_kind_are_drawn_without_a_renderer() {
+fn the_collider_drawing_runs_over_every_kind_without_a_renderer() {
     let mut app = App::new();
     // What DefaultPlugins would bring the gizmos: assets and meshes.
     app.add_plugins((MinimalPlugins, bevy::asset::AssetPlugin::default()))

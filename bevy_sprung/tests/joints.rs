@@ -1,8 +1,9 @@
 //! Joints as entities: a pendulum on a ball joint swings at the closed-form period, and
 //! despawning the joint entity lets the bob fall.
 
+mod common;
+
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sprung::prelude::*;
 use bevy_sprung::sprung::math::Point;
 
@@ -11,10 +12,7 @@ use bevy_sprung::sprung::math::Point;
 /// 2/5 r^2) about the pivot. Sampled every step: the bob's zero crossings are half periods.
 #[test]
 fn a_pendulum_on_a_joint_entity_swings_at_its_period_and_falls_when_it_is_despawned() {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SprungPlugin::default().interpolate(false)))
-        .insert_resource(Time::<Fixed>::from_hz(120.0))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    let mut app = common::headless(120.0, false);
     let (length, r) = (1.0f32, 0.05f32);
     let angle = 5f32.to_radians();
     let pivot = app

@@ -2,8 +2,9 @@
 //! engine's ragdoll bit for bit at every step, asleep within 5 s, all gone when it is
 //! despawned.
 
+mod common;
+
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sprung::convert;
 use bevy_sprung::prelude::*;
 use bevy_sprung::sprung::{self, ColliderBuilder, RigidBodyBuilder};
@@ -11,12 +12,7 @@ use bevy_sprung::RagdollLink;
 
 #[test]
 fn a_ragdoll_entity_falls_as_the_engines_ragdoll_and_leaves_nothing_when_despawned() {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SprungPlugin::default().interpolate(false)))
-        .insert_resource(Time::<Fixed>::from_hz(60.0))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app.world_mut()
-        .spawn((RigidBody::Fixed, Collider::halfspace(Vec3::Y)));
+    let mut app = common::headless(60.0, true);
     let at = Transform::from_xyz(0.0, 2.16, 0.0)
         .with_rotation(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2));
     let ragdoll = app
@@ -97,11 +93,7 @@ fn a_ragdoll_entity_falls_as_the_engines_ragdoll_and_leaves_nothing_when_despawn
 /// bodies staying), then the ragdoll entity: nothing of it is left in the engine.
 #[test]
 fn despawning_a_part_then_the_ragdoll_leaves_nothing() {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SprungPlugin::default().interpolate(false)))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app.world_mut()
-        .spawn((RigidBody::Fixed, Collider::halfspace(Vec3::Y)));
+    let mut app = common::headless(64.0, true);
     let ragdoll = app
         .world_mut()
         .spawn((

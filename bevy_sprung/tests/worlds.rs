@@ -1,18 +1,15 @@
 //! More than one world, bodies spawned and despawned, write-back that leaves other entities
 //! alone, queries and messages: as a headless app drives them.
 
+mod common;
+
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sprung::convert;
 use bevy_sprung::prelude::*;
 use bevy_sprung::sprung::{self, ColliderBuilder, Event, RigidBodyBuilder};
 
 fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SprungPlugin::default().interpolate(false)))
-        .insert_resource(Time::<Fixed>::from_hz(60.0))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app
+    common::headless(60.0, false)
 }
 
 fn default_world(app: &App) -> &PhysicsWorld {
