@@ -61,12 +61,18 @@ pub(crate) fn move_characters(
         &mut Transform,
         Option<&InWorld>,
     )>,
+    mut order: Local<Vec<Entity>>,
 ) {
     let dt = time.delta_secs();
     let filter = QueryFilter::new();
-    let mut sorted: Vec<_> = characters.iter_mut().collect();
-    sorted.sort_unstable_by_key(|(entity, ..)| entity.index_u32());
-    for (entity, mut controller, mut transform, in_world) in sorted {
+    // In entity index order, through a list kept between steps (no allocation per step).
+    order.clear();
+    order.extend(characters.iter().map(|(entity, ..)| entity));
+    order.sort_unstable_by_key(|entity| entity.index_u32());
+    for &entity in order.iter() {
+        let Ok((_, mut controller, mut transform, in_world)) = characters.get_mut(entity) else {
+            continue;
+        };
         let Ok(mut world) = worlds.get_mut(in_world.map_or(default_world.0, |w| w.0)) else {
             continue;
         };
