@@ -1,11 +1,12 @@
 //! A small 3D prototype on sprung: run a character along a course of ramps and steps, through
-//! a wall of crates, knock over the ragdolls at its end, and drag anything with the mouse (a
-//! spring to the cursor).
+//! a wall of crates, knock over the ragdolls at its end, drive the car parked beside it, and
+//! drag anything with the mouse (a spring to the cursor).
 //!
 //! `cargo run --manifest-path bevy_sprung/Cargo.toml --example game --features example`
 //!
-//! WASD or the arrows walk, Space jumps, R brings the ragdolls back, the left mouse
-//! button drags what is under the cursor, F1 shows the colliders.
+//! WASD or the arrows walk, Space jumps; Tab gets into the car or out of it (then W and S
+//! drive forward and back, A and D steer, Space is the handbrake); R brings the ragdolls back,
+//! the left mouse button drags what is under the cursor, F1 shows the colliders.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{save_to_disk, Screenshot, ScreenshotCaptured};
@@ -23,11 +24,14 @@ fn main() -> AppExit {
         .insert_resource(DebugRender(false))
         .init_resource::<Drag>()
         .init_resource::<Verdict>()
-        .add_systems(Startup, (course, player, ragdolls))
+        .init_resource::<Driving>()
+        .add_systems(Startup, (course, player, ragdolls, car))
         .add_systems(
             Update,
             (
                 walk,
+                drive,
+                dress_wheels,
                 drag,
                 respawn,
                 dress_ragdolls,
@@ -107,6 +111,14 @@ fn judge(captured: On<ScreenshotCaptured>, mut verdict: ResMut<Verdict>) {
 /// The character the player walks.
 #[derive(Component)]
 struct Player;
+
+/// The car the player drives.
+#[derive(Component)]
+struct Car;
+
+/// Whether the player is in the car (Tab).
+#[derive(Resource, Default)]
+struct Driving(bool);
 
 /// The mouse spring, while a button is held.
 #[derive(Resource, Default)]
@@ -218,6 +230,85 @@ fn ragdolls(mut commands: Commands) {
     }
 }
 
+/// A car parked beside the course's start, facing along it (+z): sprung's car under an
+/// 860 kg chassis.
+fn car(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let half = Vec3::new(2.0, 0.3, 0.9);
+    commands.spawn((
+        Car,
+        RigidBody::Dynamic,
+        Collider::cuboid(half).with(|c| c.density(200.0)),
+        // The car's forward is its chassis's +x: turned to face +z.
+        Transform::from_xyz(5.0, 1.0, 0.0)
+            .with_rotation(Quat::from_rotation_y(-std::f32::consts::FRAC_PI_2)),
+        Vehicle::car(),
+        Mesh3d(meshes.add(Cuboid::from_size(half * 2.0))),
+        MeshMaterial3d(colour(&mut materials, 0.2, 0.35, 0.8)),
+    ));
+}
+
+/// Gives each wheel a tyre: a cylinder about its axle (the chassis's z), on a child, since
+/// the plugin writes the wheel entity's own transform.
+fn dress_wheels(
+    mut commands: Commands,
+    wheels: Query<Entity, Added<VehicleWheel>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let rubber = colour(&mut materials, 0.1, 0.1, 0.1);
+    for wheel in &wheels {
+        // (Drawn things' parents are drawn things too.)
+        commands.entity(wheel).insert(Visibility::default());
+        commands.spawn((
+            Mesh3d(meshes.add(Cylinder::new(0.35, 0.25))),
+            MeshMaterial3d(rubber.clone()),
+            Transform::from_rotation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
+            ChildOf(wheel),
+        ));
+    }
+}
+
+/// Tab: into the car or out of it. In it, W and S (or the arrows) drive forward and back, A
+/// and D steer, Space holds the handbrake; out of it, the car coasts to a stop on its brake.
+fn drive(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut driving: ResMut<Driving>,
+    mut car: Query<&mut VehicleControls, With<Car>>,
+) {
+    if keys.just_pressed(KeyCode::Tab) {
+        driving.0 = !driving.0;
+    }
+    let Ok(mut controls) = car.single_mut() else {
+        return;
+    };
+    let held = |a, b| keys.pressed(a) || keys.pressed(b);
+    let axis = |plus: bool, minus: bool| f32::from(u8::from(plus)) - f32::from(u8::from(minus));
+    let input = if driving.0 {
+        VehicleInput {
+            throttle: axis(
+                held(KeyCode::KeyW, KeyCode::ArrowUp),
+                held(KeyCode::KeyS, KeyCode::ArrowDown),
+            ),
+            steering: axis(
+                held(KeyCode::KeyA, KeyCode::ArrowLeft),
+                held(KeyCode::KeyD, KeyCode::ArrowRight),
+            ),
+            handbrake: f32::from(u8::from(keys.pressed(KeyCode::Space))),
+            brake: 0.0,
+        }
+    } else {
+        VehicleInput {
+            brake: 1.0,
+            ..default()
+        }
+    };
+    controls.set_if_neq(VehicleControls(input));
+}
+
 /// Gives each ragdoll part the capsule it is.
 fn dress_ragdolls(
     mut commands: Commands,
@@ -253,11 +344,16 @@ fn respawn(
 /// WASD or the arrows walk the character (6 m/s), Space jumps (5 m/s up: 1.27 m high).
 fn walk(
     keys: Res<ButtonInput<KeyCode>>,
+    driving: Res<Driving>,
     mut player: Query<&mut CharacterController, With<Player>>,
 ) {
     let Ok(mut controller) = player.single_mut() else {
         return;
     };
+    if driving.0 {
+        controller.goal = Vec3::ZERO;
+        return;
+    }
     let mut wish = Vec3::ZERO;
     for (key, dir) in [
         (KeyCode::KeyW, Vec3::Z),
@@ -313,8 +409,8 @@ fn drag(
         let Ok(world) = worlds.get(default_world.0) else {
             return;
         };
-        let ray = (ray.origin, *ray.direction, 200.0);
-        let Some(hit) = bevy_sprung::cast_ray(world, ray, true, &QueryFilter::new()) else {
+        let filter = QueryFilter::new();
+        let Some(hit) = world.cast_ray(ray.origin, *ray.direction, 200.0, true, &filter) else {
             return;
         };
         let Ok((transform, _)) = bodies.get(hit.entity) else {
@@ -355,19 +451,30 @@ fn drag(
     }
 }
 
-/// The camera behind the character.
+/// The camera behind the character, or behind the car while driving it.
 fn follow(
+    driving: Res<Driving>,
     player: Query<&Transform, (With<Player>, Without<Camera3d>)>,
+    car: Query<&Transform, (With<Car>, Without<Camera3d>)>,
     mut camera: Query<&mut Transform, With<Camera3d>>,
     time: Res<Time>,
 ) {
-    let (Ok(walker), Ok(mut camera)) = (player.single(), camera.single_mut()) else {
+    let (Ok(walker), Ok(car), Ok(mut camera)) =
+        (player.single(), car.single(), camera.single_mut())
+    else {
         return;
     };
-    let goal = walker.translation + Vec3::new(0.0, 5.0, -9.0);
+    let goal = if driving.0 {
+        // Behind the car along its forward (its chassis's +x), flattened.
+        let back = -(car.rotation * Vec3::X).with_y(0.0).normalize_or(Vec3::Z);
+        car.translation + back * 10.0 + Vec3::Y * 4.0
+    } else {
+        walker.translation + Vec3::new(0.0, 5.0, -9.0)
+    };
+    let target = if driving.0 { car } else { walker };
     let t = 1.0 - (-4.0 * time.delta_secs()).exp();
     camera.translation = camera.translation.lerp(goal, t);
-    camera.look_at(walker.translation, Vec3::Y);
+    camera.look_at(target.translation, Vec3::Y);
 }
 
 fn toggle_colliders(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<DebugRender>) {

@@ -29,14 +29,17 @@
 //!   drive them through [`PhysicsWorld::world_mut`].
 //! - **Ragdolls**: [`Ragdoll`] spawns an entity per part ([`RagdollPart`]).
 //! - **Characters**: [`CharacterController`], sprung-control's kinematic character.
+//! - **Vehicles**: [`Vehicle`] on a body's entity puts wheels under it, driven through
+//!   [`VehicleControls`]; the plugin spawns a child entity per wheel ([`VehicleWheel`]).
 //! - **Worlds**: [`PhysicsWorld`] on an entity; the plugin spawns the default one
 //!   ([`DefaultPhysicsWorld`]), [`InWorld`] puts a body, ragdoll or character in another.
-//!   [`Gravity`] is the default world's.
+//!   [`Gravity`] and [`PhysicsSettings`] (solver, sleep) are the default world's.
 //! - **Schedule**: the step runs in [`FixedPostUpdate`](bevy::app::FixedPostUpdate) (or the
 //!   schedule [`SprungPlugin::in_schedule`] names) in the sets [`SprungSystems`]; transforms
 //!   are drawn between fixed steps unless [`SprungPlugin::interpolate`] turns it off.
 //! - **Out**: the messages [`ContactBegan`], [`ContactEnded`], [`SensorEntered`],
-//!   [`SensorLeft`]; rays through [`SpatialQuery`]; colliders drawn by `SprungDebugPlugin`
+//!   [`SensorLeft`]; rays, shape casts, overlaps and nearest points through
+//!   [`SpatialQuery`] (or on a [`PhysicsWorld`]); colliders drawn by `SprungDebugPlugin`
 //!   (feature `debug-render`).
 //! - **Maths**: glam and nalgebra meet in [`convert`] only (bit for bit).
 
@@ -49,6 +52,7 @@ mod messages;
 mod plugin;
 mod query;
 mod ragdoll;
+mod vehicle;
 mod world;
 
 pub use character::{character, Character, CharacterController, CharacterSettings};
@@ -58,19 +62,22 @@ pub use components::{
 #[cfg(feature = "debug-render")]
 pub use debug::{DebugRender, SprungDebugPlugin};
 pub use messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
-pub use plugin::{Gravity, Interpolation, SprungPlugin, SprungSystems};
-pub use query::{cast_ray, RayHit, SpatialQuery};
+pub use plugin::{Gravity, Interpolation, PhysicsSettings, SprungPlugin, SprungSystems};
+pub use query::{PointProjection, RayHit, ShapeHit, SpatialQuery};
 pub use ragdoll::{Ragdoll, RagdollLink, RagdollPart};
 pub use sprung;
-pub use sprung::{JointBuilder, QueryFilter, RagdollBuilder};
+pub use sprung::vehicle::{VehicleBuilder, VehicleInput};
+pub use sprung::{JointBuilder, QueryFilter, RagdollBuilder, Shape, SleepSettings, SolverSettings};
+pub use vehicle::{Vehicle, VehicleControls, VehicleLink, VehicleWheel};
 pub use world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 
 /// What a game imports.
 pub mod prelude {
     pub use crate::{
         CharacterController, CharacterSettings, Collider, ContactBegan, ContactEnded,
-        DefaultPhysicsWorld, Gravity, InWorld, Joint, JointBuilder, PhysicsWorld, QueryFilter,
-        Ragdoll, RagdollBuilder, RagdollPart, RayHit, RigidBody, SensorEntered, SensorLeft,
-        SpatialQuery, SprungPlugin, SprungSystems, Velocity, WorldJoint,
+        DefaultPhysicsWorld, Gravity, InWorld, Joint, JointBuilder, PhysicsSettings, PhysicsWorld,
+        QueryFilter, Ragdoll, RagdollBuilder, RagdollPart, RayHit, RigidBody, SensorEntered,
+        SensorLeft, Shape, ShapeHit, SpatialQuery, SprungPlugin, SprungSystems, Vehicle,
+        VehicleBuilder, VehicleControls, VehicleInput, VehicleWheel, Velocity, WorldJoint,
     };
 }

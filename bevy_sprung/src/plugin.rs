@@ -9,13 +9,15 @@ use crate::components::{
 use crate::convert;
 use crate::messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
 use crate::ragdoll::{prepare_ragdolls, Ragdolls};
+use crate::vehicle::{prepare_vehicles, write_wheels, Vehicles};
 use crate::world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 use bevy::app::{RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use sprung::{Event, RigidBodyBuilder};
+use sprung::math::{Isometry, Real};
+use sprung::{Event, RigidBodyBuilder, SleepSettings, SolverSettings};
 
 /// sprung in a Bevy app. By default the step runs in [`FixedPostUpdate`] (set its rate with
 /// `Time::<Fixed>::from_hz`) and transforms are interpolated between fixed steps.
@@ -73,18 +75,46 @@ impl Default for Gravity {
     }
 }
 
-/// Hands the default world a gravity its user changed.
-fn apply_gravity(
+/// The default world's solver and sleep settings (sprung's defaults: seven substeps, islands
+/// asleep after half a second at rest...). Change them and the plugin hands them to the world
+/// before the next step; settings sprung refuses are warned of and change nothing. Other
+/// worlds keep their own (`PhysicsWorld::world_mut().set_settings`).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhysicsSettings {
+    /// Substeps, iterations, softness, threads, lane width.
+    pub solver: SolverSettings,
+    /// When islands fall asleep, or whether they may.
+    pub sleep: SleepSettings,
+}
+
+/// Hands the default world the gravity and settings its user changed.
+fn apply_settings(
     gravity: Res<Gravity>,
+    settings: Res<PhysicsSettings>,
     default_world: Res<DefaultPhysicsWorld>,
     mut worlds: Query<&mut PhysicsWorld>,
 ) {
-    if !gravity.is_changed() {
+    if !gravity.is_changed() && !settings.is_changed() {
         return;
     }
-    if let Ok(mut world) = worlds.get_mut(default_world.0) {
-        if let Err(error) = world.world.set_gravity(convert::vector(gravity.0)) {
+    let Ok(mut world) = worlds.get_mut(default_world.0) else {
+        return;
+    };
+    let world = &mut world.world;
+    if gravity.is_changed() {
+        if let Err(error) = world.set_gravity(convert::vector(gravity.0)) {
             warn!("gravity {} was refused: {error}", gravity.0);
+        }
+    }
+    if settings.is_changed() {
+        if let Err(error) = world.set_settings(settings.solver) {
+            warn!(
+                "solver settings {:?} were refused: {error}",
+                settings.solver
+            );
+        }
+        if let Err(error) = world.set_sleep_settings(settings.sleep) {
+            warn!("sleep settings {:?} were refused: {error}", settings.sleep);
         }
     }
 }
@@ -99,7 +129,9 @@ impl Plugin for SprungPlugin {
         app.insert_resource(DefaultPhysicsWorld(world))
             .insert_resource(Interpolation(self.interpolate))
             .init_resource::<Gravity>()
+            .init_resource::<PhysicsSettings>()
             .init_resource::<Ragdolls>()
+            .init_resource::<Vehicles>()
             .add_message::<ContactBegan>()
             .add_message::<ContactEnded>()
             .add_message::<SensorEntered>()
@@ -116,11 +148,17 @@ impl Plugin for SprungPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    (apply_gravity, prepare, prepare_ragdolls, prepare_joints)
+                    (
+                        apply_settings,
+                        prepare,
+                        prepare_ragdolls,
+                        prepare_vehicles,
+                        prepare_joints,
+                    )
                         .chain()
                         .in_set(SprungSystems::Prepare),
                     (step, move_characters).chain().in_set(SprungSystems::Step),
-                    write_back.in_set(SprungSystems::Writeback),
+                    (write_back, write_wheels).in_set(SprungSystems::Writeback),
                 ),
             )
             .add_systems(
@@ -421,17 +459,7 @@ fn write_back(
             velocity.set_if_neq(now);
             link.written.2 = now;
             if !interpolation.0 {
-                let pose = body.pose();
-                let (translation, rotation) = (
-                    convert::vec3(&pose.translation.vector),
-                    convert::quat(&pose.rotation),
-                );
-                if transform.translation != translation || transform.rotation != rotation {
-                    transform.translation = translation;
-                    transform.rotation = rotation;
-                }
-                link.written.0 = translation;
-                link.written.1 = rotation;
+                (link.written.0, link.written.1) = place(&mut transform, body.pose());
             }
         }
     }
@@ -457,14 +485,19 @@ fn interpolate(
             if transform.translation != link.written.0 || transform.rotation != link.written.1 {
                 continue;
             }
-            let translation = convert::vec3(&pose.translation.vector);
-            let rotation = convert::quat(&pose.rotation);
-            if transform.translation != translation || transform.rotation != rotation {
-                transform.translation = translation;
-                transform.rotation = rotation;
-            }
-            link.written.0 = translation;
-            link.written.1 = rotation;
+            (link.written.0, link.written.1) = place(&mut transform, &pose);
         }
     }
+}
+
+/// Puts `transform` at `pose` (its scale kept), touching it only if that moves it, so that
+/// what rests costs no change detection or transform propagation; what it wrote.
+pub(crate) fn place(transform: &mut Mut<Transform>, pose: &Isometry<Real>) -> (Vec3, Quat) {
+    let translation = convert::vec3(&pose.translation.vector);
+    let rotation = convert::quat(&pose.rotation);
+    if transform.translation != translation || transform.rotation != rotation {
+        transform.translation = translation;
+        transform.rotation = rotation;
+    }
+    (translation, rotation)
 }

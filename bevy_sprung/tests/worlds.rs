@@ -18,10 +18,7 @@ fn default_world(app: &App) -> &PhysicsWorld {
 }
 
 fn dt(app: &App) -> f32 {
-    app.world()
-        .resource::<Time<Fixed>>()
-        .timestep()
-        .as_secs_f32()
+    common::fixed_dt(app)
 }
 
 /// A ground and `n` balls falling on it at `x`, as builders.
@@ -259,4 +256,40 @@ fn rays_hit_what_the_engine_hits_and_contacts_arrive_in_their_frame() {
     let expected = 0.5 + (0.25f32 - 0.05).sqrt();
     let y = seen.hit.unwrap().point.y;
     assert!((y - expected).abs() < 0.01, "{y} against {expected}");
+}
+
+/// Settings changed through the resource reach the default world before the next step: the
+/// app steps as the bare world with those settings (three substeps, sleeping off) does, hash
+/// for hash; settings sprung refuses are not applied, the last good ones kept.
+#[test]
+fn settings_set_as_a_resource_are_the_worlds() {
+    let mut app = app();
+    let scene = balls(3, 0.0);
+    spawn(&mut app, &scene, None);
+    let mut alone = bare(&scene);
+    let chosen = {
+        let mut settings = PhysicsSettings::default();
+        settings.solver.substeps = 3;
+        settings.sleep.enabled = false;
+        settings
+    };
+    app.insert_resource(chosen);
+    alone.set_settings(chosen.solver).unwrap();
+    alone.set_sleep_settings(chosen.sleep).unwrap();
+    app.update();
+    for step in 0..120 {
+        app.update();
+        alone.step(dt(&app)).unwrap();
+        let world = default_world(&app).world();
+        assert_eq!(world.state_hash(), alone.state_hash(), "step {step}");
+        assert_eq!(*world.settings(), chosen.solver);
+        assert!(world.bodies().all(|(_, b)| !b.is_sleeping()), "step {step}");
+    }
+    // A NaN softness: refused, the three substeps kept.
+    app.world_mut()
+        .resource_mut::<PhysicsSettings>()
+        .solver
+        .joint_damping_ratio = f32::NAN;
+    app.update();
+    assert_eq!(*default_world(&app).world().settings(), chosen.solver);
 }

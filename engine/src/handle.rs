@@ -16,6 +16,17 @@ pub struct BodyHandle {
     pub(crate) generation: u32,
 }
 
+impl BodyHandle {
+    /// A handle no world holds (world ids start at 1): a placeholder for a description made
+    /// before its body is, such as a vehicle builder's chassis that a plugin fills in. Every
+    /// world refuses it as stale.
+    pub const INVALID: BodyHandle = BodyHandle {
+        world: 0,
+        index: u32::MAX,
+        generation: u32::MAX,
+    };
+}
+
 /// A collider of a [`crate::World`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -54,7 +54,7 @@
 //! assert!(world.vehicle(car).unwrap().wheels()[0].state.contact.is_some());
 //! ```
 
-use parry3d::math::{Point, Real, Vector};
+use parry3d::math::{Isometry, Point, Real, Rotation, Translation, Vector};
 use sprung_solver::softness::Spring;
 
 use crate::error::Error;
@@ -864,6 +864,24 @@ impl Vehicle {
     /// The chassis's forward and up directions (its frame, unit).
     pub fn axes(&self) -> (Vector<Real>, Vector<Real>) {
         (self.forward, self.up)
+    }
+
+    /// Where wheel `wheel` is in the chassis's frame: at its suspension's length along its
+    /// direction from the mount, steered, and turned about its axle (the chassis's left) by
+    /// its rotation; for drawing it as a child of the chassis. In the world:
+    /// [`crate::World::wheel_pose`].
+    pub fn wheel_pose(&self, wheel: usize) -> Option<Isometry<Real>> {
+        let w = self.wheels.get(wheel)?;
+        let (forward, up) = (self.forward, self.up);
+        let left = up.cross(&forward);
+        let centre = w.settings.mount + w.settings.direction * w.state.suspension_length;
+        let steer = Rotation::from_scaled_axis(up * w.state.steer);
+        // Rolling forward turns the wheel about its axle (left) from up towards forward.
+        let roll = Rotation::from_scaled_axis(left * w.state.rotation);
+        Some(Isometry::from_parts(
+            Translation::from(centre.coords),
+            steer * roll,
+        ))
     }
 }
 

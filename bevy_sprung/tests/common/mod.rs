@@ -17,3 +17,12 @@ pub fn headless(hz: f64, ground: bool) -> App {
     }
     app
 }
+
+/// The fixed time step the app runs (s), as the engine is handed it.
+#[allow(dead_code)] // (not every test binary asks)
+pub fn fixed_dt(app: &App) -> f32 {
+    app.world()
+        .resource::<Time<Fixed>>()
+        .timestep()
+        .as_secs_f32()
+}

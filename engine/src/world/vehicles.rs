@@ -2,7 +2,7 @@
 //! wheel's cast and rows before the solve ([`World::build_wheels`]) and its spin and forces after
 //! it ([`World::store_wheels`]). What a vehicle is: `crate::vehicle`.
 
-use parry3d::math::{Isometry, Point, Real, Rotation, Translation, Vector};
+use parry3d::math::{Isometry, Point, Real, Rotation, Vector};
 use sprung_collision::shape::Shape;
 use sprung_solver::body::STATIC;
 use sprung_solver::joint::JointFrame;
@@ -79,15 +79,8 @@ impl World {
     /// its rotation; for drawing it.
     pub fn wheel_pose(&self, handle: VehicleHandle, wheel: usize) -> Option<Isometry<Real>> {
         let vehicle = self.vehicles.get(handle)?;
-        let w = vehicle.wheels.get(wheel)?;
+        let local = vehicle.wheel_pose(wheel)?;
         let chassis = self.body(vehicle.chassis)?;
-        let (forward, up) = (vehicle.forward, vehicle.up);
-        let left = up.cross(&forward);
-        let centre = w.settings.mount + w.settings.direction * w.state.suspension_length;
-        let steer = Rotation::from_scaled_axis(up * w.state.steer);
-        // Rolling forward turns the wheel about its axle (left) from up towards forward.
-        let roll = Rotation::from_scaled_axis(left * w.state.rotation);
-        let local = Isometry::from_parts(Translation::from(centre.coords), steer * roll);
         Some(chassis.pose() * local)
     }
 
