@@ -22,7 +22,8 @@
 //! What there is:
 //! - **Bodies**: [`RigidBody`] (dynamic, kinematic, fixed) with the entity's [`Transform`](bevy::prelude::Transform)
 //!   (translation and rotation; set it to teleport, or to move a kinematic body) and
-//!   [`Velocity`] (set it to push); a [`Collider`] on the same entity. [`BodyLink`] (added)
+//!   [`Velocity`] (set it to push); a [`Collider`] on the same entity, more on child entities
+//!   (placed by their transforms; [`ColliderLink`] added). [`BodyLink`] (added)
 //!   says where the body is; [`Refused`] (added) what sprung refused and why.
 //! - **Joints** as entities of their own: [`Joint`] between two bodies, [`WorldJoint`] from a
 //!   body to the world (a mouse spring); [`JointLink`] (added) gives the handle to read or
@@ -44,6 +45,7 @@
 //! - **Maths**: glam and nalgebra meet in [`convert`] only (bit for bit).
 
 mod character;
+mod colliders;
 mod components;
 pub mod convert;
 #[cfg(feature = "debug-render")]
@@ -56,6 +58,7 @@ mod vehicle;
 mod world;
 
 pub use character::{character, Character, CharacterController, CharacterSettings};
+pub use colliders::ColliderLink;
 pub use components::{
     BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
 };

@@ -3,6 +3,7 @@
 //! steps from the engine's interpolated poses.
 
 use crate::character::{interpolate_characters, move_characters};
+use crate::colliders::{prepare_colliders, ChildColliders};
 use crate::components::{
     BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
 };
@@ -132,6 +133,7 @@ impl Plugin for SprungPlugin {
             .init_resource::<PhysicsSettings>()
             .init_resource::<Ragdolls>()
             .init_resource::<Vehicles>()
+            .init_resource::<ChildColliders>()
             .add_message::<ContactBegan>()
             .add_message::<ContactEnded>()
             .add_message::<SensorEntered>()
@@ -151,6 +153,7 @@ impl Plugin for SprungPlugin {
                     (
                         apply_settings,
                         prepare,
+                        prepare_colliders,
                         prepare_ragdolls,
                         prepare_vehicles,
                         prepare_joints,
