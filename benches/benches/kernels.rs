@@ -5,7 +5,8 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use sprung_benches::{hull, pairs, Pair, Rng};
 use sprung_collision::broad_phase::{BroadPhase, PairEvent};
-use sprung_collision::manifold::{manifold, Manifold};
+use sprung_collision::contact::Manifold;
+use sprung_collision::dispatch::manifold;
 use sprung_collision::parry3d::bounding_volume::{Aabb, BoundingVolume};
 use sprung_collision::parry3d::math::{Point, Real, Vector};
 use sprung_collision::parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
@@ -13,7 +14,7 @@ use sprung_collision::parry3d::query::{
     self, ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher,
 };
 use sprung_collision::shape::Shape;
-use sprung_collision::{epa, gjk};
+use sprung_collision::{dispatch, epa};
 
 const PAIRS: usize = 256;
 
@@ -57,7 +58,7 @@ fn gjk_distance(c: &mut Criterion) {
                 bench.iter(|| {
                     inputs
                         .iter()
-                        .map(|p| gjk::distance(&p.a, &p.pose_a, &p.b, &p.pose_b).distance)
+                        .map(|p| dispatch::distance(&p.a, &p.pose_a, &p.b, &p.pose_b).separation)
                         .sum::<Real>()
                 })
             },

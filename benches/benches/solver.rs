@@ -10,7 +10,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criteri
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use sprung_solver::body::{Bodies, BodySim, BodyState, STATIC};
 use sprung_solver::contact::{Contact, ContactMaterial, ContactPointInput};
-use sprung_solver::pgs::{SimdWidth, Solver, SolverSettings};
+use sprung_solver::pgs::Solver;
+use sprung_solver::settings::{SimdWidth, SolverSettings};
+use sprung_solver::step::StepContext;
 
 const COLUMNS: usize = 20;
 const ROWS: usize = 20;
@@ -87,6 +89,7 @@ fn contact_solve(c: &mut Criterion) {
             simd,
             ..SolverSettings::default()
         };
+        let step = StepContext::new(&settings, DT, &Vector3::zeros());
         let (bodies, contacts) = stack();
         let mut solver = Solver::default();
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
@@ -94,7 +97,7 @@ fn contact_solve(c: &mut Criterion) {
                 || (bodies.clone(), contacts.clone()),
                 |(mut bodies, contacts)| {
                     solver.contacts = contacts;
-                    solver.solve(&mut bodies, &settings, &settings.step(DT));
+                    solver.solve(&mut bodies, &step);
                     bodies
                 },
                 BatchSize::SmallInput,

@@ -9,7 +9,7 @@
 use parry3d::math::{Isometry, Point, Real, Vector};
 use parry3d::shape::{Capsule, Cuboid};
 
-use crate::epa::{Contact, Gap, GAP_SLACK};
+use crate::contact::{Contact, Gap, GAP_SLACK};
 use crate::shape::Shape;
 
 /// The contact of `a` at `pose_a` and `b` at `pose_b` in closed form, for the pairs that have

@@ -21,6 +21,7 @@
 use parry3d::math::{Isometry, Point, Real, Vector};
 use smallvec::SmallVec;
 
+use crate::contact::{Contact, Gap, GAP_SLACK};
 use crate::gjk::{gjk_from, CorePair, Simplex, SimplexCache, SupportPoint};
 use crate::shape::Shape;
 use crate::unit::unit_vector;
@@ -343,19 +344,6 @@ pub fn epa(pair: &CorePair<'_>, simplex: &Simplex, hint: &Vector<Real>) -> Penet
     }
 }
 
-/// Where two shapes are closest or deepest.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Contact {
-    /// Signed distance between the surfaces (m): positive apart, negative overlapping.
-    pub separation: Real,
-    /// Unit normal from A to B (world).
-    pub normal: Vector<Real>,
-    /// Point on A's surface (world).
-    pub point_a: Point<Real>,
-    /// Point on B's surface (world).
-    pub point_b: Point<Real>,
-}
-
 /// The closest or deepest points of `a` and `b`, if their separation is at most `margin` (m).
 ///
 /// ```
@@ -376,21 +364,6 @@ pub fn contact(
     margin: Real,
 ) -> Option<Contact> {
     contact_or_gap(a, pose_a, b, pose_b, margin, &mut SimplexCache::default()).ok()
-}
-
-/// How much below GJK's distance its proven lower bound may be, relative: GJK stops once
-/// `|v|^2 - v.w <= 1e-6 |v|^2`; a thousandth leaves room for its other exits and rounding.
-pub(crate) const GAP_SLACK: Real = 1.0e-3;
-
-/// Two shapes found farther apart than a margin: what a caller keeps to skip the pair until
-/// they could have closed that far.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Gap {
-    /// A lower bound of their distance (m).
-    pub distance: Real,
-    /// A unit axis in A's frame, from A towards B, along which their projections were at
-    /// least `distance` apart; zero where the query had none worth keeping.
-    pub axis: Vector<Real>,
 }
 
 /// [`contact`], or, when the shapes are farther apart than `margin`, a lower bound of their

@@ -23,6 +23,7 @@
 use parry3d::math::{Isometry, Matrix, Point, Real, Vector};
 use parry3d::shape::Cuboid;
 
+use crate::contact::Contact;
 use crate::hull::Hull;
 use crate::shape::Shape;
 
@@ -778,23 +779,9 @@ fn search<A: Core, B: Core>(
     }
 }
 
-/// The distance between two shapes and a closest point on each, in world space.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClosestPoints {
-    /// Distance between the shapes' surfaces (m); 0 when they touch or overlap.
-    pub distance: Real,
-    /// The point of A closest to B (world).
-    pub point_a: Point<Real>,
-    /// The point of B closest to A (world).
-    pub point_b: Point<Real>,
-    /// Unit direction from A to B (world); meaningless when `distance` is 0.
-    pub normal: Vector<Real>,
-}
-
-/// Distance and closest points between `a` at `pose_a` and `b` at `pose_b`.
-///
-/// Two boxes go first to the separating-axis test, which proves most pairs' closest points in
-/// a fraction of GJK's time (`sat.rs`); GJK answers the rest and every other pair.
+/// Distance and closest points between `a` at `pose_a` and `b` at `pose_b` by GJK: a
+/// [`Contact`] whose separation is the distance, 0 (and the normal zero) when they touch or
+/// overlap. `dispatch::distance` asks the separating-axis test first for two boxes.
 ///
 /// ```
 /// use sprung_collision::{gjk, shape::Shape};
@@ -803,30 +790,9 @@ pub struct ClosestPoints {
 /// let ball = Shape::sphere(0.5).unwrap();
 /// let cube = Shape::cuboid(Vector::new(0.5, 0.5, 0.5)).unwrap();
 /// let d = gjk::distance(&ball, &Isometry::translation(0.0, 2.0, 0.0), &cube, &Isometry::identity());
-/// assert!((d.distance - 1.0).abs() < 1e-6);
+/// assert!((d.separation - 1.0).abs() < 1e-6);
 /// ```
-pub fn distance(
-    a: &Shape,
-    pose_a: &Isometry<Real>,
-    b: &Shape,
-    pose_b: &Isometry<Real>,
-) -> ClosestPoints {
-    if let (Shape::Cuboid(box_a), Shape::Cuboid(box_b)) = (a, b) {
-        // Most box pairs have a closed form (the separating-axis test's proof).
-        if let Some(closest) = crate::sat::cuboid_cuboid_distance(box_a, pose_a, box_b, pose_b) {
-            return closest;
-        }
-    }
-    distance_by_gjk(a, pose_a, b, pose_b)
-}
-
-/// [`distance`] by GJK alone, for every pair (the tests hold the closed forms to it).
-pub(crate) fn distance_by_gjk(
-    a: &Shape,
-    pose_a: &Isometry<Real>,
-    b: &Shape,
-    pose_b: &Isometry<Real>,
-) -> ClosestPoints {
+pub fn distance(a: &Shape, pose_a: &Isometry<Real>, b: &Shape, pose_b: &Isometry<Real>) -> Contact {
     let pair = CorePair::new(a, pose_a, b, pose_b);
     let result = gjk(&pair, &pair.pose_ab().translation.vector);
     let (pa, pb) = result.simplex.witnesses();
@@ -836,8 +802,8 @@ pub(crate) fn distance_by_gjk(
     // a fuzzer finding). A distance that is not a normal number gives no direction.
     if result.overlapping || result.distance <= ra + rb || !result.distance.is_normal() {
         let p = pose_a * Point::from((pa.coords + pb.coords) * 0.5);
-        return ClosestPoints {
-            distance: 0.0,
+        return Contact {
+            separation: 0.0,
             point_a: p,
             point_b: p,
             normal: Vector::zeros(),
@@ -846,32 +812,17 @@ pub(crate) fn distance_by_gjk(
     let normal = -result.v / result.distance;
     let pa = pa + normal * ra;
     let pb = pb - normal * rb;
-    ClosestPoints {
-        distance: result.distance - (ra + rb),
+    Contact {
+        separation: result.distance - (ra + rb),
         point_a: pose_a * pa,
         point_b: pose_a * pb,
         normal: pose_a * normal,
     }
 }
 
-/// True if the two shapes touch or overlap.
+/// True if the two shapes touch or overlap, by GJK (`dispatch::intersects` asks the
+/// separating-axis test first for two boxes).
 pub fn intersects(a: &Shape, pose_a: &Isometry<Real>, b: &Shape, pose_b: &Isometry<Real>) -> bool {
-    if let (Shape::Cuboid(box_a), Shape::Cuboid(box_b)) = (a, b) {
-        // Two boxes: the separating-axis test, which stops at the first axis with a gap.
-        if let Some(overlap) = crate::sat::cuboid_cuboid_overlap(box_a, pose_a, box_b, pose_b) {
-            return overlap;
-        }
-    }
-    intersects_by_gjk(a, pose_a, b, pose_b)
-}
-
-/// [`intersects`] by GJK alone, for every pair (the tests hold the closed forms to it).
-pub(crate) fn intersects_by_gjk(
-    a: &Shape,
-    pose_a: &Isometry<Real>,
-    b: &Shape,
-    pose_b: &Isometry<Real>,
-) -> bool {
     let pair = CorePair::new(a, pose_a, b, pose_b);
     let result = gjk(&pair, &pair.pose_ab().translation.vector);
     result.overlapping || result.distance <= a.radius() + b.radius()
@@ -950,7 +901,7 @@ mod tests {
         let a = Isometry::identity();
         let b = Isometry::translation(0.0, 1.25, 0.0);
         let d = distance(&cube, &a, &cube, &b);
-        assert!((d.distance - 0.25).abs() < 1e-6);
+        assert!((d.separation - 0.25).abs() < 1e-6);
         assert!((d.normal - Vector::y()).norm() < 1e-6);
         assert!((d.point_a.y - 0.5).abs() < 1e-6 && (d.point_b.y - 0.75).abs() < 1e-6);
         assert!(intersects(

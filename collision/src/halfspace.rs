@@ -14,14 +14,15 @@
 use parry3d::math::{Isometry, Real};
 use parry3d::shape::HalfSpace;
 
-use crate::manifold::{mix, pick_four, plane_axes, support_feature, Manifold, ManifoldPoint};
+use crate::contact::{mix, Manifold, ManifoldPoint};
+use crate::manifold::{pick_four, plane_axes, support_feature};
 use crate::shape::Shape;
 
 /// The manifold of half-space `plane` at `pose_plane` and convex `shape` at `pose`, written into
 /// `out` (points replaced), with points up to `margin` (m) apart.
 ///
 /// ```
-/// use sprung_collision::{halfspace, manifold::Manifold, shape::Shape};
+/// use sprung_collision::{contact::Manifold, halfspace, shape::Shape};
 /// use sprung_collision::parry3d::math::{Isometry, Vector};
 ///
 /// let Shape::HalfSpace(floor) = Shape::halfspace(Vector::y()).unwrap() else { unreachable!() };

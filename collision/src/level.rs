@@ -18,7 +18,8 @@ use parry3d::na::{Unit, UnitQuaternion};
 use parry3d::shape::Triangle;
 
 use crate::cast::{time_of_impact, Motion, Toi};
-use crate::epa::{self, Contact};
+use crate::contact::Contact;
+use crate::epa;
 use crate::shape::Shape;
 
 /// Calls `f` with each convex piece of `shape` (at `pose`) that may reach into `region` (world),

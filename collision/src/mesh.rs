@@ -35,8 +35,9 @@ use parry3d::math::{Isometry, Point, Real, Translation, Vector};
 use parry3d::shape::{HeightField, TriMesh, Triangle};
 use smallvec::SmallVec;
 
-use crate::epa::{self, Contact};
-use crate::manifold::{clip, mix, pick_four, plane_axes, Manifold, ManifoldPoint};
+use crate::contact::{mix, Contact, Manifold, ManifoldPoint};
+use crate::epa;
+use crate::manifold::{clip, pick_four, plane_axes};
 use crate::shape::Shape;
 
 /// cos of the largest angle (about 1e-3 rad) between a contact normal and a face normal taken as

@@ -29,7 +29,7 @@ use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::parry3d::query::{Ray, RayIntersection, ShapeCastOptions};
 use sprung_collision::parry3d::shape::Capsule;
 use sprung_collision::shape::Shape;
-use sprung_collision::{epa, gjk};
+use sprung_collision::{dispatch, epa};
 
 const RAYS_PER_KIND: usize = 20_000;
 const CASTS_PER_PAIR: usize = 2_000;
@@ -231,7 +231,7 @@ fn prove_miss(c: &Case<'_>) -> Result<(), String> {
         / c.dir.norm();
     let end = c.at(c.max_toi.min(reach));
     let segment = Shape::Capsule(Capsule::new(c.origin, end, 1.0e-9));
-    let axis = gjk::distance(&segment, &Isometry::identity(), c.shape, &c.pose).normal;
+    let axis = dispatch::distance(&segment, &Isometry::identity(), c.shape, &c.pose).normal;
     if axis.norm() == 0.0 {
         return Err("touching".into());
     }
@@ -355,7 +355,7 @@ const PARRY_REL: Real = 1.2e-3;
 fn distance_lower_bound(a: &Shape, pa: &Isometry<Real>, b: &Shape, pb: &Isometry<Real>) -> Real {
     let theirs = parry3d::query::distance(pa, a.as_parry(), pb, b.as_parry()).unwrap();
     let from_parry = theirs * (1.0 - PARRY_REL) - 1.0e-6 * a.scale().max(b.scale());
-    let axis = gjk::distance(a, pa, b, pb).normal;
+    let axis = dispatch::distance(a, pa, b, pb).normal;
     if axis.norm() == 0.0 {
         return from_parry;
     }

@@ -4,10 +4,11 @@
 mod common;
 
 use common::{shape, Rng};
-use sprung_collision::manifold::{manifold, Manifold};
+use sprung_collision::contact::Manifold;
+use sprung_collision::dispatch::manifold;
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::shape::Shape;
-use sprung_collision::{epa, gjk};
+use sprung_collision::{dispatch, epa};
 
 fn finite(p: &Point<Real>) -> bool {
     p.coords.iter().all(|x| x.is_finite())
@@ -15,13 +16,13 @@ fn finite(p: &Point<Real>) -> bool {
 
 /// Every query on the pair answers, with finite numbers, and the manifold holds at most 4 points.
 fn check(a: &Shape, pa: &Isometry<Real>, b: &Shape, pb: &Isometry<Real>) {
-    let d = gjk::distance(a, pa, b, pb);
+    let d = dispatch::distance(a, pa, b, pb);
     assert!(
-        d.distance.is_finite() && d.distance >= 0.0 && finite(&d.point_a) && finite(&d.point_b),
+        d.separation.is_finite() && d.separation >= 0.0 && finite(&d.point_a) && finite(&d.point_b),
         "{d:?}"
     );
     assert!(d.normal.iter().all(|x| x.is_finite()));
-    let _ = gjk::intersects(a, pa, b, pb);
+    let _ = dispatch::intersects(a, pa, b, pb);
     if let Some(c) = epa::contact(a, pa, b, pb, 0.05) {
         assert!(
             c.separation.is_finite() && finite(&c.point_a) && finite(&c.point_b),

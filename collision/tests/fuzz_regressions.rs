@@ -13,7 +13,7 @@ use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::parry3d::na::{Quaternion, Translation3};
 use sprung_collision::shape::{Shape, ShapeError};
 use sprung_collision::unit::unit_quaternion;
-use sprung_collision::{epa, gjk};
+use sprung_collision::{dispatch, epa};
 
 /// shape_from_bytes: four points 59 m off a plane across 13 km. parry3d folded them into two
 /// back-to-back quadrilaterals (two faces, zero inertia about two axes), which the constructor
@@ -48,8 +48,8 @@ fn coincident_capsules_overlap_by_their_radii() {
     let a = Shape::capsule(0.032348633, 0.0021102906).unwrap();
     let b = Shape::capsule(0.047709655, 0.000987671).unwrap();
     let at = Isometry::identity();
-    assert!(gjk::intersects(&a, &at, &b, &at));
-    assert_eq!(gjk::distance(&a, &at, &b, &at).distance, 0.0);
+    assert!(dispatch::intersects(&a, &at, &b, &at));
+    assert_eq!(dispatch::distance(&a, &at, &b, &at).separation, 0.0);
     let c = epa::contact(&a, &at, &b, &at, 0.0).unwrap();
     let depth = 0.0021102906 + 0.000987671;
     assert!((c.separation + depth).abs() < 1e-7, "{c:?}");
@@ -268,8 +268,8 @@ fn a_stalled_gjk_does_not_claim_separation() {
     let b = Shape::cuboid(Vector::new(70587.16, 274.6582, 7537.842)).unwrap();
     let pa = Isometry::translation(-3.0517578e-5, 0.14059448, 815.73486);
     let pb = Isometry::identity();
-    assert!(gjk::intersects(&a, &pa, &b, &pb));
-    assert_eq!(gjk::distance(&a, &pa, &b, &pb).distance, 0.0);
+    assert!(dispatch::intersects(&a, &pa, &b, &pb));
+    assert_eq!(dispatch::distance(&a, &pa, &b, &pb).separation, 0.0);
     let theirs =
         sprung_collision::parry3d::query::contact(&pa, a.as_parry(), &pb, b.as_parry(), 0.0)
             .unwrap()
@@ -370,10 +370,10 @@ fn a_stall_near_a_long_slab_is_proved_apart() {
     let pb = Isometry::translation(0.0050979615, 0.0051956177, 0.014117432);
     let theirs =
         sprung_collision::parry3d::query::distance(&pa, a.as_parry(), &pb, b.as_parry()).unwrap();
-    assert!(!gjk::intersects(&a, &pa, &b, &pb));
-    let d = gjk::distance(&a, &pa, &b, &pb);
+    assert!(!dispatch::intersects(&a, &pa, &b, &pb));
+    let d = dispatch::distance(&a, &pa, &b, &pb);
     assert!(
-        (d.distance - theirs).abs() < 1e-3 * theirs,
+        (d.separation - theirs).abs() < 1e-3 * theirs,
         "{d:?} vs {theirs}"
     );
     let c = epa::contact(&a, &pa, &b, &pb, Real::INFINITY).unwrap();
@@ -403,7 +403,7 @@ fn gjk_keeps_its_nearest_point_after_an_early_proof() {
         sprung_collision::parry3d::query::contact(&at, ball.as_parry(), &at, hull.as_parry(), 0.0)
             .unwrap()
             .unwrap();
-    assert!(gjk::intersects(&ball, &at, &hull, &at));
+    assert!(dispatch::intersects(&ball, &at, &hull, &at));
     let ours = epa::contact(&ball, &at, &hull, &at, Real::INFINITY).unwrap();
     assert!(
         (ours.separation - theirs.dist).abs() < 1e-3,

@@ -17,7 +17,7 @@ use common::{shape, signed_distance, Rng, KINDS};
 use sprung_collision::parry3d;
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::shape::Shape;
-use sprung_collision::{epa, gjk};
+use sprung_collision::{contact, dispatch, epa};
 
 const PAIRS: usize = 10_000;
 /// parry3d's GJK relative tolerance, plus rounding.
@@ -65,7 +65,7 @@ fn round_lower_bound(
     pa: &Isometry<Real>,
     b: &Shape,
     pb: &Isometry<Real>,
-    c: &epa::Contact,
+    c: &contact::Contact,
 ) -> Option<Real> {
     let (ra, rb) = (a.radius(), b.radius());
     if ra + rb == 0.0 {
@@ -104,33 +104,33 @@ fn check_pair(t: &mut Tally, a: &Shape, pa: &Isometry<Real>, b: &Shape, pb: &Iso
     let tol = 1.0e-4 * size;
 
     // Distance.
-    let ours = gjk::distance(a, pa, b, pb);
+    let ours = dispatch::distance(a, pa, b, pb);
     let theirs = parry3d::query::distance(pa, a.as_parry(), pb, b.as_parry()).unwrap();
-    assert!(ours.distance.is_finite() && ours.point_a.coords.iter().all(|x| x.is_finite()));
-    if ours.distance > 0.0 {
+    assert!(ours.separation.is_finite() && ours.point_a.coords.iter().all(|x| x.is_finite()));
+    if ours.separation > 0.0 {
         // A unit normal, from A's closest point to B's, which lie the distance apart along it.
         assert!((ours.normal.norm() - 1.0).abs() < 1.0e-5, "{ours:?}");
-        let along = ours.point_b - ours.point_a - ours.normal * ours.distance;
+        let along = ours.point_b - ours.point_a - ours.normal * ours.separation;
         assert!(along.norm() <= tol, "{ours:?}");
     }
-    if (ours.distance - theirs).abs() <= tol {
+    if (ours.separation - theirs).abs() <= tol {
         t.agreed_distance += 1;
     } else {
         // A proof from parry3d's exact primitives: our witness points lie on the shapes (so the
         // distance is at most ours) and the gap along our normal between parry's support points
         // equals ours (so the distance is at least ours).
-        let certified = ours.distance > 0.0
-            && (ours.distance + overlap_along(a, pa, b, pb, &ours.normal)).abs() <= tol
+        let certified = ours.separation > 0.0
+            && (ours.separation + overlap_along(a, pa, b, pb, &ours.normal)).abs() <= tol
             && off_surface(a, pa, &ours.point_a) <= tol
             && off_surface(b, pb, &ours.point_b) <= tol
-            && ((ours.point_b - ours.point_a).norm() - ours.distance).abs() <= tol;
+            && ((ours.point_b - ours.point_a).norm() - ours.separation).abs() <= tol;
         if std::env::var("ORACLE_DEBUG").is_ok() && !certified {
             println!(
                 "gap {} offa {} offb {} pts {}",
-                ours.distance + overlap_along(a, pa, b, pb, &ours.normal),
+                ours.separation + overlap_along(a, pa, b, pb, &ours.normal),
                 off_surface(a, pa, &ours.point_a),
                 off_surface(b, pb, &ours.point_b),
-                (ours.point_b - ours.point_a).norm() - ours.distance
+                (ours.point_b - ours.point_a).norm() - ours.separation
             );
         }
         if certified {
@@ -138,11 +138,13 @@ fn check_pair(t: &mut Tally, a: &Shape, pa: &Isometry<Real>, b: &Shape, pb: &Iso
         } else {
             t.fail(format!(
                 "distance ours {} parry {theirs}: {a:?} at {pa:?}, {b:?} at {pb:?}",
-                ours.distance
+                ours.separation
             ));
         }
     }
-    if gjk::intersects(a, pa, b, pb) != (theirs <= 0.0) && theirs.abs() > tol && ours.distance > tol
+    if dispatch::intersects(a, pa, b, pb) != (theirs <= 0.0)
+        && theirs.abs() > tol
+        && ours.separation > tol
     {
         t.fail(format!(
             "verdict: parry distance {theirs}: {a:?} at {pa:?}, {b:?} at {pb:?}"
@@ -291,18 +293,18 @@ fn moved_to(
     let b = shape(rng, kb);
     let pa = rng.pose(1.2);
     let mut pb = rng.pose(1.2);
-    let d = gjk::distance(&a, &pa, &b, &pb);
-    if d.distance <= 0.0 {
+    let d = dispatch::distance(&a, &pa, &b, &pb);
+    if d.separation <= 0.0 {
         return None;
     }
-    pb.translation.vector -= d.normal * (d.distance - gap(rng));
+    pb.translation.vector -= d.normal * (d.separation - gap(rng));
     Some((a, pa, b, pb))
 }
 
 /// Polytopes a hair apart: boxes and hulls in every ordered pairing, 2,000 pairs each, moved
 /// along their closest points' line to within a millimetre of touching (a quarter of them into
 /// overlap). Where parry3d puts them more than 2e-5 m apart (its distance) or deep (its
-/// contact's depth), `gjk::intersects` must say so, and our distance must be parry3d's within
+/// contact's depth), `dispatch::intersects` must say so, and our distance must be parry3d's within
 /// 1e-5 m or proven as in [`check_pair`]. (Closer than that, about a hundred units in f32's
 /// last place at these coordinates, the verdict is rounding's: one cuboid-hull pair 1.3e-5 m
 /// apart is reported touching.) Random poses rarely come this close; here GJK once said
@@ -332,19 +334,19 @@ fn polytopes_a_hair_apart_are_apart() {
                 if theirs.abs() <= 2.0 * TOL {
                     continue;
                 }
-                let ours = gjk::distance(&a, &pa, &b, &pb);
-                let verdict = gjk::intersects(&a, &pa, &b, &pb);
+                let ours = dispatch::distance(&a, &pa, &b, &pb);
+                let verdict = dispatch::intersects(&a, &pa, &b, &pb);
                 // Agreed, or (parry3d's GJK stops at a relative tolerance) proven as in
                 // `check_pair`: the gap along our normal is our distance, our points on the shapes.
-                let agreed = (ours.distance - theirs).abs() <= TOL
-                    || ((ours.distance + overlap_along(&a, &pa, &b, &pb, &ours.normal)).abs()
+                let agreed = (ours.separation - theirs).abs() <= TOL
+                    || ((ours.separation + overlap_along(&a, &pa, &b, &pb, &ours.normal)).abs()
                         <= TOL
                         && off_surface(&a, &pa, &ours.point_a) <= TOL
                         && off_surface(&b, &pb, &ours.point_b) <= TOL);
                 if verdict != (theirs < 0.0) || (theirs > 0.0 && !agreed) {
                     wrong.push(format!(
                         "case {case}: ours {} ({verdict}), parry3d {theirs}",
-                        ours.distance
+                        ours.separation
                     ));
                 }
                 if theirs > 0.0 {

@@ -28,7 +28,7 @@ use sprung_collision::parry3d::shape::{
 };
 use sprung_collision::shape::{Shape, ShapeError, MAX_EXTENT, MIN_DIMENSION};
 use sprung_collision::unit::unit_quaternion;
-use sprung_collision::{epa, gjk};
+use sprung_collision::{dispatch, epa};
 
 fn p(x: Real, y: Real, z: Real) -> Point<Real> {
     Point::new(x, y, z)
@@ -626,14 +626,14 @@ fn query_pair(a: &Shape, pa: &Isometry<Real>, b: &Shape, pb: &Isometry<Real>) {
     if a.is_level() || b.is_level() {
         return;
     }
-    let d = gjk::distance(a, pa, b, pb);
+    let d = dispatch::distance(a, pa, b, pb);
     assert!(
-        d.distance.is_finite() && finite_point(&d.point_a) && finite_point(&d.point_b),
+        d.separation.is_finite() && finite_point(&d.point_a) && finite_point(&d.point_b),
         "{d:?} {}",
         what()
     );
     assert!(finite_vector(&d.normal), "{d:?} {}", what());
-    let touching = gjk::intersects(a, pa, b, pb);
+    let touching = dispatch::intersects(a, pa, b, pb);
     let contact = epa::contact(a, pa, b, pb, Real::INFINITY).expect("an infinite margin");
     assert!(
         contact.separation.is_finite()
@@ -701,7 +701,7 @@ fn tiny_shapes_touch_where_geometry_says() {
     for r in rotations() {
         let turned = |x: Vector<Real>| Isometry::from_parts(Translation::from(x), r);
         // The ball's centre on the tetrahedron's corner at its origin: overlapping by m.
-        assert!(gjk::intersects(
+        assert!(dispatch::intersects(
             &ball,
             &Isometry::identity(),
             &tetra,
@@ -721,15 +721,15 @@ fn tiny_shapes_touch_where_geometry_says() {
         let centre = r * v(-3.0 * m, -0.5 * m, -0.5 * m);
         let at = Isometry::translation(centre.x, centre.y, centre.z);
         let expected = (3.0 * m * 3.0 * m + 0.5 * m * 0.5 * m * 2.0).sqrt() - m;
-        let d = gjk::distance(&ball, &at, &tetra, &turned(Vector::zeros()));
+        let d = dispatch::distance(&ball, &at, &tetra, &turned(Vector::zeros()));
         assert!(
-            (d.distance - expected).abs() < 1.0e-8,
+            (d.separation - expected).abs() < 1.0e-8,
             "{d:?} vs {expected}"
         );
         // Two tiny cubes side by side, m apart along the second cube's own X axis.
         let b = turned(r * v(3.0 * m, 0.0, 0.0));
-        let d = gjk::distance(&cube, &turned(Vector::zeros()), &cube, &b);
-        assert!((d.distance - m).abs() < 1.0e-8, "{d:?}");
+        let d = dispatch::distance(&cube, &turned(Vector::zeros()), &cube, &b);
+        assert!((d.separation - m).abs() < 1.0e-8, "{d:?}");
     }
 }
 

@@ -7,11 +7,12 @@ mod common;
 
 use common::{shape, Rng, KINDS};
 use smallvec::SmallVec;
-use sprung_collision::manifold::{manifold, manifolds, Manifold};
+use sprung_collision::contact::Manifold;
+use sprung_collision::dispatch::{manifold, manifolds};
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::parry3d::na::DMatrix;
 use sprung_collision::shape::{Shape, ShapeError, HALF_SPACE_EXTENT};
-use sprung_collision::{epa, gjk};
+use sprung_collision::{dispatch, epa};
 
 const MARGIN: Real = 0.02;
 
@@ -158,7 +159,7 @@ fn a_triangle_core_meets_gjk_and_epa_like_parry() {
         .enumerate()
         {
             let pose = Isometry::new(tri_pose * offset, Vector::new(0.3, -0.4, 0.2));
-            let ours = gjk::distance(&triangle, &tri_pose, shape, &pose);
+            let ours = dispatch::distance(&triangle, &tri_pose, shape, &pose);
             let theirs = sprung_collision::parry3d::query::distance(
                 &tri_pose,
                 triangle.as_parry(),
@@ -167,7 +168,7 @@ fn a_triangle_core_meets_gjk_and_epa_like_parry() {
             )
             .unwrap();
             assert!(
-                (ours.distance - theirs).abs() < 1e-4,
+                (ours.separation - theirs).abs() < 1e-4,
                 "case {k}: {ours:?} vs {theirs}"
             );
             if let Some(c) = epa::contact(&triangle, &tri_pose, shape, &pose, 1.0) {
@@ -448,13 +449,13 @@ fn stray_queries_on_level_shapes_stay_finite() {
     let mesh = grid_floor(2, 1.0);
     let ball = Shape::sphere(0.5).unwrap();
     for level in [&floor, &mesh] {
-        let d = gjk::distance(
+        let d = dispatch::distance(
             level,
             &Isometry::identity(),
             &ball,
             &Isometry::translation(0.0, 0.4, 0.0),
         );
-        assert!(d.distance.is_finite());
+        assert!(d.separation.is_finite());
         assert!(level.mass_properties(1000.0).mass() == 0.0);
         assert!(level.is_static_only());
     }

@@ -3,8 +3,9 @@
 mod common;
 
 use common::{shape, Rng};
+use sprung_collision::contact::Manifold;
+use sprung_collision::dispatch::manifold;
 use sprung_collision::epa;
-use sprung_collision::manifold::{manifold, Manifold};
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::shape::Shape;
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4};

@@ -12,13 +12,12 @@ mod common;
 use common::{shape, Rng, KINDS};
 use smallvec::SmallVec;
 use sprung_collision::broad_phase::{PairEvent, ProxyId, ProxyPair};
-use sprung_collision::manifold::manifolds;
-use sprung_collision::narrow_phase::{
-    NarrowPhase, PairCache, ProxyShapes, RECYCLE_DISTANCE, RECYCLE_REACH,
-};
+use sprung_collision::dispatch::manifolds;
+use sprung_collision::narrow_phase::{NarrowPhase, PairCache, ProxyShapes};
 use sprung_collision::parry3d;
 use sprung_collision::parry3d::math::{Isometry, Point, Real, Translation, Vector};
 use sprung_collision::parry3d::na::UnitQuaternion;
+use sprung_collision::recycle::{RECYCLE_DISTANCE, RECYCLE_REACH};
 use sprung_collision::shape::Shape;
 
 const MARGIN: Real = 0.02;

@@ -6,7 +6,9 @@
 
 use parry3d::math::{Real, Vector};
 use sprung_solver::body::{Bodies, BodySim, BodyState, STATIC};
-use sprung_solver::pgs::{Solver, MAX_THREADS};
+use sprung_solver::pgs::Solver;
+use sprung_solver::settings::MAX_THREADS;
+use sprung_solver::step::StepContext;
 
 use crate::body::{BodyKind, RigidBody};
 use crate::handle::{Arena, BodyHandle};
@@ -19,7 +21,8 @@ pub(crate) const PARALLEL_BODIES: usize = if cfg!(fuzzing) { 2 } else { 2048 };
 
 /// Gives each kinematic body with a target the velocity that reaches it in this step (what
 /// the broad phase and contacts see); `scatter` then places the body on the target exactly.
-pub(crate) fn aim_kinematic(bodies: &mut Arena<RigidBody, BodyHandle>, dt: Real) {
+pub(crate) fn aim_kinematic(bodies: &mut Arena<RigidBody, BodyHandle>, step: &StepContext) {
+    let dt = step.dt;
     for (_, body) in bodies.iter_mut() {
         if let (BodyKind::Kinematic, Some(target)) = (body.kind, body.kinematic_target) {
             body.linear_velocity = (target * body.mass.local_center - body.center_of_mass()) / dt;
@@ -48,9 +51,11 @@ pub(crate) struct Gathered<'a> {
 pub(crate) fn gather(
     bodies: &mut Arena<RigidBody, BodyHandle>,
     into: Gathered<'_>,
-    (gravity, dt): (Vector<Real>, Real),
-    (solver, workers): (&mut Solver, usize),
+    gravity: &Vector<Real>,
+    step: &StepContext,
+    solver: &mut Solver,
 ) {
+    let (gravity, dt, workers) = (*gravity, step.dt, step.workers);
     let Gathered {
         out,
         slots,
@@ -240,10 +245,11 @@ fn solver_body(
 pub(crate) fn scatter(
     bodies: &mut Arena<RigidBody, BodyHandle>,
     solved: &Bodies,
-    (solver, workers): (&mut Solver, usize),
+    step: &StepContext,
+    solver: &mut Solver,
 ) {
     let workers = if solved.len() >= PARALLEL_BODIES {
-        workers
+        step.workers
     } else {
         1
     };

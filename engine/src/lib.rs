@@ -66,7 +66,7 @@ pub use ragdoll::{Ragdoll, RagdollBuilder, RagdollHandle, RagdollJoint, RagdollP
 pub use sleep::SleepSettings;
 pub use sprung_collision as collision;
 pub use sprung_solver as solver;
-pub use sprung_solver::pgs::{SimdWidth, SolverSettings};
+pub use sprung_solver::settings::{SimdWidth, SolverSettings};
 pub use sprung_solver::softness::Spring;
 pub use sprung_spring::FixedStepper;
 #[cfg(feature = "serde")]
@@ -103,5 +103,5 @@ pub mod math {
     pub use parry3d::math::*;
 }
 
-pub use sprung_collision::manifold::{Manifold, ManifoldPoint};
+pub use sprung_collision::contact::{Manifold, ManifoldPoint};
 pub use sprung_collision::shape::{Shape, ShapeError};

@@ -18,7 +18,7 @@ use parry3d::bounding_volume::BoundingVolume;
 use parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::cast::{ray_cast, Motion};
 use sprung_collision::shape::Shape;
-use sprung_collision::{gjk, level};
+use sprung_collision::{dispatch, level};
 
 use crate::error::{finite, Error};
 use crate::handle::{BodyHandle, ColliderHandle};
@@ -409,7 +409,7 @@ impl World {
                 level::contacts(shape, pose, &c.collider.shape, &c.pose, 0.0, |_| any = true);
                 any
             } else {
-                gjk::intersects(shape, pose, &c.collider.shape, &c.pose)
+                dispatch::intersects(shape, pose, &c.collider.shape, &c.pose)
             };
             if touches {
                 found.push((c.handle, c.body));

@@ -14,7 +14,7 @@
 //! | `support_mass_ratio` | >= 1 (infinity keeps every ratio) |
 //! | sleep thresholds, `time_to_sleep` | finite, >= 0 |
 
-use sprung_solver::pgs::{SolverSettings, MAX_THREADS};
+use sprung_solver::settings::{SolverSettings, MAX_THREADS};
 
 use crate::error::{finite, Error};
 use crate::sleep::SleepSettings;

@@ -1,13 +1,17 @@
 //! The world: bodies, colliders, and the step that moves them.
 //!
-//! This file holds the world's data, what users call to change it, and `World::step`, which
-//! reads top to bottom; each stage the step calls on the world's side is in a file of its own
-//! under `world/`: `collide` (broad and narrow phase), `sleeping` (waking and islands), `rows`
-//! (contacts into the solver), `joint_rows` (joints into the solver and back, ray springs'
-//! casts, breaking joints), `events` (contacts and
-//! sensors that began or ended), `ccd` (continuous collision), `filters` (excluded pairs),
-//! `contacts` (reading the step's contacts) and `vehicles` (the wheels' casts and rows, and
-//! their state after the solve).
+//! This file holds the world's data and what users call to change it. The rest is in files of
+//! their own under `world/`:
+//! - `step`: `World::step`, which reads top to bottom, calling the stages in order;
+//! - the stages: `collide` (colliders placed, broad and narrow phase), `sleeping` (waking and
+//!   islands), `rows` (contacts into the solver), `joint_rows` (joints into the solver and
+//!   back, ray springs' casts, breaking joints), `vehicles` (wheels' casts and rows, their
+//!   state after the solve), `quarantine` (bodies whose numbers ran away), `events` (contacts
+//!   and sensors that began or ended), `ccd` (continuous collision);
+//! - what users call besides: `joints` (motors, limits and springs at run time), `ragdolls`,
+//!   `filters` (excluded pairs), `contacts` (reading the step's contacts), `queries` (what
+//!   the queries read), `obstacles` (the world for the spring toolkit's mass-spring system),
+//!   `hash` (the state as one number), `snapshot` (to bytes and back).
 
 use std::collections::{HashMap, HashSet};
 
@@ -23,7 +27,8 @@ use sprung_solver::joint::{
     BallImpulses, BallJoint, BallSettings, DistanceImpulses, DistanceJoint, JointFrame,
     JointImpulses, RaySpringSettings,
 };
-use sprung_solver::pgs::{Solver, SolverSettings};
+use sprung_solver::pgs::Solver;
+use sprung_solver::settings::SolverSettings;
 use sprung_spring::FixedStepper;
 
 use crate::body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
@@ -54,6 +59,7 @@ mod rows;
 mod sleeping;
 #[cfg(feature = "serde")]
 mod snapshot;
+mod step;
 mod vehicles;
 use collide::ProxyMotion;
 
@@ -87,7 +93,7 @@ pub struct StepReport {
     pub contact_points: usize,
     /// Pairs whose manifold the narrow phase reused from an earlier step instead of making it
     /// again: they had moved less than the recycling tolerance relative to each other
-    /// (`sprung_collision::narrow_phase::RECYCLE_DISTANCE`).
+    /// (`sprung_collision::recycle::RECYCLE_DISTANCE`).
     pub recycled_pairs: usize,
     /// Pairs of colliders that may touch whose boxes the broad phase found overlapping: the
     /// narrow phase's work list, touching or not (each is one record it walks every step).
@@ -843,65 +849,6 @@ impl World {
         })
     }
 
-    /// Advances the world by `dt` (s), in the order of DESIGN.md: find contacts (broad phase,
-    /// narrow phase) and wake the sleeping islands an awake body touches; gather the awake
-    /// bodies and their forces; solve (per substep: integrate velocities, constraints, integrate
-    /// positions, relax); report contacts that began or ended; write the bodies back; sweep the
-    /// fast ones (continuous collision); break overloaded joints; put slow islands to sleep.
-    pub fn step(&mut self, dt: Real) -> Result<StepReport, Error> {
-        limits::time_step(dt)?;
-        if !self.sleep.enabled {
-            self.islands.wake_all(&mut self.bodies);
-        }
-        integrate::aim_kinematic(&mut self.bodies, dt);
-        self.wake_driven_vehicles();
-        let mut clock = Stopwatch::start();
-        self.update_broad_phase(dt);
-        let broad_phase_ms = clock.lap();
-        self.update_narrow_phase(dt);
-        self.wake_touched();
-        let narrow_phase_ms = clock.lap();
-        let gathered = integrate::Gathered {
-            out: &mut self.solver_bodies,
-            slots: &mut self.solver_slots,
-            runaways: &mut self.runaways,
-        };
-        let workers = (&mut self.solver, self.settings.workers());
-        integrate::gather(&mut self.bodies, gathered, (self.gravity, dt), workers);
-        let mut quarantined = self.report_runaways();
-        let gather_ms = clock.lap();
-        let context = self.settings.step_under(dt, &self.gravity);
-        self.build_contacts();
-        self.cast_ray_springs();
-        self.build_joints(&context);
-        self.build_wheels(&context);
-        self.solver
-            .solve(&mut self.solver_bodies, &self.settings, &context);
-        quarantined += self.quarantine_diverged();
-        self.store_joint_impulses();
-        self.store_wheels(&context);
-        self.report_touching();
-        let solve_ms = clock.lap();
-        let workers = (&mut self.solver, self.settings.workers());
-        integrate::scatter(&mut self.bodies, &self.solver_bodies, workers);
-        let scatter_ms = clock.lap();
-        self.solve_continuous(dt);
-        self.place_colliders();
-        self.break_joints(&context);
-        self.update_islands(dt);
-        let after_ms = clock.lap();
-        Ok(StepReport {
-            collide_ms: broad_phase_ms + narrow_phase_ms,
-            broad_phase_ms,
-            narrow_phase_ms,
-            solve_ms,
-            integrate_ms: gather_ms + scatter_ms,
-            after_ms,
-            quarantined,
-            ..self.report()
-        })
-    }
-
     /// The events of the steps so far, oldest first, emptying the list.
     ///
     /// The iterator borrows the world, so the loop over it cannot change the world. Two
@@ -979,35 +926,4 @@ fn check_gravity(gravity: &Vector<Real>) -> Result<(), Error> {
 /// Two bodies as an unordered key.
 fn body_pair(a: BodyHandle, b: BodyHandle) -> (u32, u32) {
     (a.index.min(b.index), a.index.max(b.index))
-}
-
-/// What world queries read (query.rs), so that they need no field of `World` opened up.
-/// Wall time between laps, in milliseconds: the only clock the step reads, and only with the
-/// `timings` feature (default): without it every lap reads zero, for targets with no clock
-/// (`std::time::Instant::now` panics on wasm32 without a host's).
-struct Stopwatch(#[cfg(feature = "timings")] std::time::Instant);
-
-impl Stopwatch {
-    // (The engine crates' clippy list keeps `Instant::now` to here.)
-    #[allow(clippy::disallowed_methods)]
-    fn start() -> Self {
-        Stopwatch(
-            #[cfg(feature = "timings")]
-            std::time::Instant::now(),
-        )
-    }
-
-    /// Milliseconds since the last lap (or the start), and a new lap begins.
-    #[allow(clippy::disallowed_methods)]
-    fn lap(&mut self) -> f64 {
-        #[cfg(feature = "timings")]
-        {
-            let now = std::time::Instant::now();
-            let ms = (now - self.0).as_secs_f64() * 1e3;
-            self.0 = now;
-            ms
-        }
-        #[cfg(not(feature = "timings"))]
-        0.0
-    }
 }

@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 use smallvec::SmallVec;
 use sprung_collision::dispatch::manifolds;
 use sprung_collision::parry3d::math::Real;
-use sprung_collision::{epa, gjk};
+use sprung_collision::{dispatch, epa};
 use sprung_collision_fuzz::{
     finite, finite_point, finite_vector, parry_verdict, pose, Recipe, Verdict,
 };
@@ -46,14 +46,14 @@ fn run(u: &mut Unstructured) -> Result<()> {
         return Ok(());
     }
 
-    let d = gjk::distance(&a, &pa, &b, &pb);
-    assert!(finite(d.distance) && d.distance >= 0.0, "{d:?} {}", what());
+    let d = dispatch::distance(&a, &pa, &b, &pb);
+    assert!(finite(d.separation) && d.separation >= 0.0, "{d:?} {}", what());
     assert!(
         finite_point(&d.point_a) && finite_point(&d.point_b) && finite_vector(&d.normal),
         "{d:?} {}",
         what()
     );
-    let touching = gjk::intersects(&a, &pa, &b, &pb);
+    let touching = dispatch::intersects(&a, &pa, &b, &pb);
     let c = epa::contact(&a, &pa, &b, &pb, Real::INFINITY).expect("infinite margin");
     assert!(
         finite(c.separation)

@@ -21,8 +21,9 @@
 
 use crate::body::Bodies;
 use crate::body::{StateView, STATIC};
-use crate::contact::{pair_masses, Contact, ContactSettings, FRICTION_CENTRE_REACH};
+use crate::contact::{pair_masses, Contact, FRICTION_CENTRE_REACH};
 use crate::graph::WIDE_POINTS;
+use crate::step::ContactSettings;
 use crate::wide::{cross, F, Q, V3};
 use crate::{Matrix, Vector};
 
@@ -1096,7 +1097,8 @@ mod tests {
     use super::*;
     use crate::body::{BodySim, BodyState};
     use crate::contact::{ContactConstraint, ContactMaterial, ContactPointInput};
-    use crate::pgs::SolverSettings;
+    use crate::settings::SolverSettings;
+    use crate::step::StepContext;
     use crate::Quaternion;
     use crate::Real;
 
@@ -1167,7 +1169,7 @@ mod tests {
         let settings = ContactSettings {
             up: -contacts[0].normal,
             support_ratio: 1.1,
-            ..SolverSettings::default().contact_settings(1.0 / 60.0)
+            ..StepContext::new(&SolverSettings::default(), 1.0 / 60.0, &Vector::zeros()).contact
         };
         let scaled = contacts.iter().filter(|c| {
             let (a, b) = (bodies.mass(c.body_a).0, bodies.mass(c.body_b).0);
@@ -1263,7 +1265,7 @@ mod tests {
         let settings = ContactSettings {
             up: Vector::y(),
             support_ratio: 1.1,
-            ..SolverSettings::default().contact_settings(1.0 / 60.0)
+            ..StepContext::new(&SolverSettings::default(), 1.0 / 60.0, &Vector::zeros()).contact
         };
         let mut scaled = 0;
         for round in 0..50 {

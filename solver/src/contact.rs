@@ -42,6 +42,7 @@ use smallvec::SmallVec;
 
 use crate::body::{Bodies, BodyState};
 use crate::softness::{Softness, Spring, SpringSoftness};
+use crate::step::ContactSettings;
 use crate::{Matrix, Real, Vector};
 
 /// One contact point as the engine hands it over, and as the solver hands it back. Laid out
@@ -282,30 +283,10 @@ pub fn tangents(normal: &Vector) -> [Vector; 2] {
     [t1, normal.cross(&t1)]
 }
 
-/// What contact rows read during a step, made once per step from the solver's settings.
-#[derive(Clone, Copy, Debug)]
-pub struct ContactSettings {
-    /// The substep (s).
-    pub h: Real,
-    /// Overlap's push-out spring between two moving bodies.
-    pub softness: Softness,
-    /// The same against a static or kinematic body: stiffer, since only one side gives.
-    pub static_softness: Softness,
-    /// Largest speed at which overlap is pushed out (m/s).
-    pub max_push_out_speed: Real,
-    /// Whether friction is solved in the biased pass too, or only in the relax pass.
-    pub friction_in_biased_pass: bool,
-    /// Up, against gravity (unit), or zero without gravity: which body of a contact holds the
-    /// other up.
-    pub up: Vector,
-    /// [`crate::pgs::SolverSettings::support_mass_ratio`].
-    pub support_ratio: Real,
-}
-
 /// The factors on body A's and body B's inverse mass and inertia in a contact: 1, unless the
 /// contact holds up (its normal within 45 degrees of up) a body more than
 /// [`ContactSettings::support_ratio`] times heavier than the one below, which then acts in this
-/// contact as if that ratio were all (`crate::pgs::SolverSettings::support_mass_ratio` says why).
+/// contact as if that ratio were all (`crate::settings::SolverSettings::support_mass_ratio` says why).
 #[inline]
 pub(crate) fn support_scales(
     inv_mass_a: Real,

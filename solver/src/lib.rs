@@ -1,11 +1,14 @@
 //! sprung-solver: velocity-level constraints, knowing nothing of shapes.
 //!
-//! The stages of a solve, in order: bodies are gathered into [`body::Bodies`] (a hot state the
-//! loop reads and writes, a cold half it does not); contacts are prepared once per step
-//! ([`contact`]) and joints become [`row::Row`]s ([`joint`]); [`pgs::Solver`] runs the substeps (integrate velocities,
-//! impacts, warm start, iterate with bias, integrate positions, impacts, relax without bias),
-//! and hands back the impulses for next step's warm start. Every row, rigid or soft, is solved by
-//! the same formula with coefficients from [`softness::Softness`].
+//! The stages of a solve, in order: a step's numbers are made once from the [`settings`]
+//! ([`step::StepContext`]); bodies are gathered into [`body::Bodies`] (a hot state the loop
+//! reads and writes, a cold half it does not); contacts are prepared once per step
+//! ([`contact`], solved in lanes by [`bundle`]) and joints are composed of parts ([`joint`]:
+//! point, length and axis parts, the last made of [`row::Row`]s); [`pgs::Solver`] runs the
+//! substeps (integrate velocities, impacts, warm start, iterate with bias, integrate
+//! positions, impacts, relax without bias), and hands back the impulses for next step's warm
+//! start. Every row, rigid or soft, is solved by the same formula with coefficients from
+//! [`softness::Softness`].
 
 pub mod body;
 pub mod bundle;
@@ -18,6 +21,7 @@ mod parallel;
 pub use parallel::share;
 pub mod pgs;
 pub mod row;
+pub mod settings;
 pub mod softness;
 pub mod step;
 #[cfg(test)]

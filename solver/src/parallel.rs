@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
-use crate::pgs::MAX_THREADS;
+use crate::settings::MAX_THREADS;
 
 /// A reusable barrier for `n` workers. Spins briefly, then yields, then sleeps: the machine
 /// may have fewer free cores than workers (other programs run too), and a worker that spins
@@ -491,7 +491,7 @@ mod tests {
         } else {
             1
         };
-        let mut settings = crate::pgs::SolverSettings::default();
+        let mut settings = crate::settings::SolverSettings::default();
         assert_eq!(settings.workers(), 1);
         for threads in [2, 4, 64, 1000] {
             settings.threads = threads;

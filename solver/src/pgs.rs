@@ -24,203 +24,22 @@
 
 use crate::body::{Bodies, BodyState, StateView};
 use crate::bundle::{self, Bundle, BundleCold, Pass};
-use crate::contact::{Contact, ContactConstraint, ContactSettings};
+use crate::contact::{Contact, ContactConstraint};
 use crate::graph::Colouring;
 use crate::impact::Impacts;
 use crate::integrate::{Carry, Integration, Velocities};
 use crate::joint::bundles::{fill, unpack, Rows, Source};
 use crate::joint::{
-    joint_pass, Chains, JointBundles, JointConstraint, JointPass, JointSettings, LengthBundle,
-    LengthRow, PassContext, PointBundle, PointRow, Stamps, PROJECTION_PASSES,
+    joint_pass, Chains, JointBundles, JointConstraint, JointPass, LengthBundle, LengthRow,
+    PassContext, PointBundle, PointRow, Stamps, PROJECTION_PASSES,
 };
 use crate::parallel::{share, Barrier, Pool, Shared};
+use crate::settings::MAX_THREADS;
 use crate::softness::{Softness, SpringCache};
-use crate::step::StepContext;
+use crate::step::{ContactSettings, StepContext};
 use crate::vehicle::Vehicles;
 use crate::{Real, Vector};
 use std::sync::atomic::{AtomicBool, Ordering};
-/// How the solver iterates; the engine's `World` holds one.
-///
-/// The defaults were chosen on the standard scenes (docs/PERFORMANCE.md has the figures). A
-/// rigid joint under load stays stretched by about `F / (m_eff (2 pi f)^2)`, and `f` cannot
-/// pass a quarter of the substep rate without coupled rows diverging, so the joint error falls
-/// with the square of the substep count: measured on `joint_grid` (2,500 balls hung from 5
-/// points), 4 substeps at 60 Hz left 0.123 m, 6 at 90 Hz 0.059 m, 7 at 105 Hz 0.038 m, 8 at
-/// 120 Hz 0.034 m (the check is 0.05 m). A soft contact at rest gives by the same law, which
-/// sets how far a stack sinks: the contact frequencies are capped at a quarter (between moving
-/// bodies) and half (against a static one) of the substep rate. Seven substeps is the fewest
-/// that keep every standard scene within its checks (at 6 `joint_grid` fails; at 4 `pyramid`
-/// and `large_pyramid` fall at 60 Hz and sink 0.06 and 0.70 m at 30 Hz), and it costs 8% fewer
-/// instructions than 8 (docs/PERFORMANCE.md).
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SolverSettings {
-    /// Substeps per step (>= 1); 7 by default.
-    pub substeps: u32,
-    /// Biased iterations per substep (>= 1).
-    pub iterations: u32,
-    /// Unbiased (relax) iterations per substep after positions are integrated.
-    pub relax_iterations: u32,
-    /// Frequency (Hz) of the spring that pushes overlapping moving bodies apart (capped at a
-    /// quarter of the substep rate). It sets how far a stack sinks, `F / (m_eff (2 pi f)^2)`
-    /// per contact: a 16-cube tower 17 mm at 60 Hz (120 Hz against the ground), 10 mm at 80.
-    /// Measured at 8 substeps (ratio 5): 80 Hz lets `pyramid` drift 13 mm instead of 2, 100 Hz
-    /// topples it, and 120 Hz topples a 30-row wall; at 7, 80 Hz lets `pyramid` drift 64 mm
-    /// (its check is 50) and 100 Hz topples it. 60 Hz keeps a margin (3 mm at 7).
-    pub contact_hertz: Real,
-    /// The same against a static or kinematic body (capped at half the substep rate).
-    pub static_contact_hertz: Real,
-    /// Damping ratio of the contact springs. A tall stack on soft contacts is a chain of
-    /// springs whose slowest modes (the whole stack bouncing and swaying) are damped far less
-    /// than each contact; a heavily damped contact keeps them from ringing. Measured with
-    /// contact recycling (docs/PERFORMANCE.md): `large_pyramid`'s drift is 0.22 m at 1, 0.060
-    /// at 2 (its check is 0.05) and 0.028 for every ratio from 3 to 10; the 16-cube tower
-    /// leans 1.3 mm at 2, 1.9 at 5, 3.2 at 10, and sleeps at 0.6-0.7 s.
-    pub contact_damping_ratio: Real,
-    /// Largest push-out speed (m/s).
-    pub max_push_out_speed: Real,
-    /// Largest mass ratio a contact that holds one body up (its normal within 45 degrees of
-    /// up, against gravity) solves as it is: under a body more than this many times heavier,
-    /// the lower body acts in that contact as if it were only this many times lighter.
-    ///
-    /// Why: Gauss-Seidel moves a heavy body resting on a light one by the light one's share of
-    /// each impulse, so the contact under it holds it like a spring of the light body's
-    /// stiffness: two 0.5 m cubes at 1000:1 sink 8.5 cm into each other and the ground and
-    /// bounce; held to 10:1 they stay within 0.96 mm of touching (`heavy_on_light.rs`). What
-    /// it costs: the light body passes down this ratio of its own weight (the ground under it
-    /// feels `1 + ratio` times its weight, not the heavy body's too), and grips the ground and
-    /// reports forces accordingly. A stack of like bodies is not touched. 10 by default;
-    /// infinity keeps every ratio.
-    pub support_mass_ratio: Real,
-    /// Frequency (Hz) of rigid joints' position correction (capped at a quarter of the substep
-    /// rate).
-    pub joint_hertz: Real,
-    /// Damping ratio of rigid joints' position correction.
-    pub joint_damping_ratio: Real,
-    /// Approach speed under which contacts do not bounce (m/s).
-    pub restitution_threshold: Real,
-    /// Whether to start from last step's impulses.
-    pub warm_starting: bool,
-    /// Whether friction is solved in the biased pass as well as the relax pass. Measured with
-    /// central friction: relax-only (Box3D's choice) let large_pyramid drift 0.37 m and the
-    /// tower lean twice as far, so both passes it is.
-    pub friction_in_biased_pass: bool,
-    /// How many contacts are solved side by side: every choice gives the same bits.
-    pub simd: SimdWidth,
-    /// Worker threads for the step (1 to [`MAX_THREADS`]): every count gives the same bits.
-    /// One by default: a library does not start threads unasked. The step runs on at most as
-    /// many as the machine has cores ([`SolverSettings::workers`]), and on one without the
-    /// `parallel` feature (default; off for wasm32 and other one-thread targets).
-    pub threads: u32,
-}
-
-/// How many contacts of a colour the solver works on at once.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum SimdWidth {
-    /// Eight lanes where the CPU has AVX2, else four.
-    #[default]
-    Auto,
-    /// One at a time.
-    Scalar,
-    /// Four lanes (SSE2 on x86-64).
-    Four,
-    /// Eight lanes (AVX2 if the CPU has it, else two SSE2 halves).
-    Eight,
-}
-
-impl SimdWidth {
-    /// The lane count this choice means on this CPU.
-    pub fn lanes(self) -> usize {
-        match self {
-            SimdWidth::Scalar => 1,
-            SimdWidth::Four => 4,
-            SimdWidth::Eight => 8,
-            SimdWidth::Auto => {
-                #[cfg(target_arch = "x86_64")]
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    return 8;
-                }
-                4
-            }
-        }
-    }
-}
-
-impl Default for SolverSettings {
-    fn default() -> Self {
-        SolverSettings {
-            substeps: 7,
-            iterations: 1,
-            relax_iterations: 1,
-            contact_hertz: 60.0,
-            static_contact_hertz: 120.0,
-            contact_damping_ratio: 5.0,
-            max_push_out_speed: 3.0,
-            support_mass_ratio: 10.0,
-            joint_hertz: 120.0,
-            joint_damping_ratio: 5.0,
-            restitution_threshold: 1.0,
-            warm_starting: true,
-            friction_in_biased_pass: true,
-            simd: SimdWidth::Auto,
-            threads: 1,
-        }
-    }
-}
-
-impl SolverSettings {
-    /// How many workers a step runs on: [`threads`](Self::threads), at most the cores the
-    /// machine gives this process (`std::thread::available_parallelism`, read once). The
-    /// workers meet at a barrier per colour many times a step, and a barrier is only as quick
-    /// as its last worker: with more workers than cores, each crossing waits for the
-    /// scheduler to run them all. `joint_grid100` on two cores took 6.4 ms a step on two
-    /// threads, 21.7 on four and 183 on sixty-four before this cap. One without the
-    /// `parallel` feature.
-    pub fn workers(&self) -> usize {
-        #[cfg(feature = "parallel")]
-        {
-            static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-            // (The engine crates' clippy list keeps this call to the pool's own count.)
-            #[allow(clippy::disallowed_methods)]
-            let cores = *CORES.get_or_init(|| {
-                std::thread::available_parallelism().map_or(MAX_THREADS as usize, |n| n.get())
-            });
-            (self.threads.clamp(1, MAX_THREADS) as usize).min(cores)
-        }
-        #[cfg(not(feature = "parallel"))]
-        1
-    }
-
-    /// The substep of a step of `dt` (s).
-    pub fn substep(&self, dt: Real) -> Real {
-        dt / self.substeps.max(1) as Real
-    }
-
-    /// What contact rows read in a step of `dt` (s).
-    pub fn contact_settings(&self, dt: Real) -> ContactSettings {
-        let h = self.substep(dt);
-        let rate = 1.0 / h;
-        ContactSettings {
-            h,
-            softness: Softness::spring(
-                self.contact_hertz.min(0.25 * rate),
-                self.contact_damping_ratio,
-                h,
-            ),
-            static_softness: Softness::spring(
-                self.static_contact_hertz.min(0.5 * rate),
-                self.contact_damping_ratio,
-                h,
-            ),
-            max_push_out_speed: self.max_push_out_speed,
-            friction_in_biased_pass: self.friction_in_biased_pass,
-            up: crate::Vector::zeros(),
-            support_ratio: self.support_mass_ratio,
-        }
-    }
-}
-
 /// The solver's buffers, kept between steps so that a settled scene allocates nothing.
 #[derive(Debug, Default)]
 pub struct Solver {
@@ -351,9 +170,6 @@ impl JointKey {
     }
 }
 
-/// Most worker threads.
-pub const MAX_THREADS: u32 = 64;
-
 /// Fewest bundles a worker of the solve is given (see [`Solver::solve`]). `pyramid`'s ~170
 /// bundles (`--no-sleep`) solve in 0.39 ms on two workers against 0.55 on one (in runs where
 /// this project's two virtual cores sit near each other: docs/PERFORMANCE.md, fifteenth
@@ -411,13 +227,11 @@ struct Stages<'a> {
     scalar: Shared<Vec<ContactConstraint>>,
     /// The bouncy contacts' impacts, if the step has any.
     impacts: Option<Shared<Impacts>>,
-    settings: &'a SolverSettings,
-    contact: &'a ContactSettings,
-    joint: &'a JointSettings,
+    /// The step's context: its substep, softness, settings.
+    step: &'a StepContext,
     friction_in_biased_pass: bool,
     /// What the lane kernels may assume of the whole step (`bundle::StepShape`).
     shape: bundle::StepShape,
-    h: Real,
     substeps: u32,
     barrier: &'a Barrier,
 }
@@ -434,7 +248,7 @@ impl Stages<'_> {
     /// Every worker of `workers` must run this at once with the same `self`, and nothing else
     /// may touch the bodies, joints, contacts or bundles until all have returned.
     unsafe fn run(&self, worker: usize, workers: usize) {
-        let (h, barrier) = (self.h, self.barrier);
+        let (h, barrier) = (self.step.h, self.barrier);
         // SAFETY: each worker prepares its own share of the bundles, reading the bodies and
         // contacts, which nothing writes until the barrier.
         unsafe { self.prepare(worker, workers) };
@@ -471,7 +285,7 @@ impl Stages<'_> {
                 });
                 self.colours(worker, workers, Pass::WarmStart);
             }
-            for _ in 0..self.settings.iterations.max(1) {
+            for _ in 0..self.step.settings.iterations.max(1) {
                 let friction = self.friction_in_biased_pass;
                 let pass = JointPass::Solve { use_bias: true };
                 self.joint_colours(worker, workers, pass);
@@ -479,7 +293,7 @@ impl Stages<'_> {
                 self.serial(worker, |mut s| {
                     self.serial_joints(&mut s, pass, start);
                     for c in s.contacts.iter_mut() {
-                        c.solve(s.bodies, self.contact, true, friction);
+                        c.solve(s.bodies, &self.step.contact, true, friction);
                     }
                 });
                 let pass = Pass::Solve {
@@ -491,14 +305,14 @@ impl Stages<'_> {
             self.integrate_positions(worker, workers);
             barrier.wait();
             self.impacts(worker);
-            for _ in 0..self.settings.relax_iterations {
+            for _ in 0..self.step.settings.relax_iterations {
                 let pass = JointPass::Solve { use_bias: false };
                 self.joint_colours(worker, workers, pass);
                 self.general_joints(worker, workers, pass, start + h);
                 self.serial(worker, |mut s| {
                     self.serial_joints(&mut s, pass, start + h);
                     for c in s.contacts.iter_mut() {
-                        c.solve(s.bodies, self.contact, false, true);
+                        c.solve(s.bodies, &self.step.contact, false, true);
                     }
                 });
                 let pass = Pass::Solve {
@@ -585,8 +399,8 @@ impl Stages<'_> {
                 let starts = self
                     .starts
                     .map(|(starts, _)| std::slice::from_raw_parts_mut(starts.0, self.body_count));
-                let threshold = self.settings.restitution_threshold;
-                (*impacts.0).substep(s.bodies, starts, self.h, threshold);
+                let threshold = self.step.settings.restitution_threshold;
+                (*impacts.0).substep(s.bodies, starts, self.step.h, threshold);
             })
         };
     }
@@ -604,7 +418,7 @@ impl Stages<'_> {
                 contacts: std::slice::from_raw_parts(self.contacts.0 .0, self.contacts.1),
                 colours: self.colour_lists,
                 spans: self.spans,
-                settings: self.contact,
+                settings: &self.step.contact,
             }
         };
         // SAFETY: disjoint shares of the filled list.
@@ -642,8 +456,9 @@ impl Stages<'_> {
         let range = if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (just checked); each worker takes a disjoint share of
             // the bodies, through the buffer's pointer taken before the workers started.
-            let done =
-                unsafe { crate::integrate::positions_eights(self.states.0, range.clone(), self.h) };
+            let done = unsafe {
+                crate::integrate::positions_eights(self.states.0, range.clone(), self.step.h)
+            };
             range.start + done..range.end
         } else {
             range
@@ -651,7 +466,7 @@ impl Stages<'_> {
         for i in range {
             // SAFETY: each worker takes a disjoint share of the bodies, through the buffer's
             // pointer taken before the workers started.
-            unsafe { (*self.states.0.add(i)).integrate_position(self.h) };
+            unsafe { (*self.states.0.add(i)).integrate_position(self.step.h) };
         }
     }
 
@@ -799,10 +614,10 @@ impl Stages<'_> {
         match pass {
             JointPass::WarmStart => None,
             JointPass::Solve { use_bias } => Some(PassContext {
-                h: self.h,
+                h: self.step.h,
                 use_bias,
                 elapsed,
-                joint: *self.joint,
+                joint: self.step.joint,
             }),
         }
     }
@@ -822,7 +637,7 @@ impl Stages<'_> {
                 for &j in overflow {
                     s.joints[j as usize].warm_start(s.bodies);
                 }
-                s.vehicles.warm_start(s.bodies, self.h);
+                s.vehicles.warm_start(s.bodies, self.step.h);
             }
             Some(context) => {
                 for &j in overflow {
@@ -864,18 +679,18 @@ impl Stages<'_> {
                 match self.lanes {
                     1 => {
                         let part = self.lists.0.part(start, len);
-                        bundle::pass(part, view, self.contact, pass, &self.shape)
+                        bundle::pass(part, view, &self.step.contact, pass, &self.shape)
                     }
                     4 => {
                         let part = self.lists.1.part(start, len);
-                        bundle::pass(part, view, self.contact, pass, &self.shape)
+                        bundle::pass(part, view, &self.step.contact, pass, &self.shape)
                     }
                     _ => {
                         let part = self.lists.2.part(start, len);
                         #[cfg(target_arch = "x86_64")]
-                        bundle::pass_avx2(part, view, self.contact, pass, &self.shape);
+                        bundle::pass_avx2(part, view, &self.step.contact, pass, &self.shape);
                         #[cfg(not(target_arch = "x86_64"))]
-                        bundle::pass(part, view, self.contact, pass, &self.shape);
+                        bundle::pass(part, view, &self.step.contact, pass, &self.shape);
                     }
                 }
             }
@@ -1150,11 +965,11 @@ impl Solver {
         shape
     }
 
-    /// Runs the substeps over `bodies`, `self.joints` and `self.contacts` for the step of
-    /// `step` ([`SolverSettings::step`]), and leaves each body's pose at the end of the step in
-    /// its [`crate::body::BodySim`].
-    pub fn solve(&mut self, bodies: &mut Bodies, settings: &SolverSettings, step: &StepContext) {
-        let (substeps, h) = (step.substeps, step.h);
+    /// Runs the substeps over `bodies`, `self.joints` and `self.contacts` for the step
+    /// `step` describes, and leaves each body's pose at the end of the step in its
+    /// [`crate::body::BodySim`].
+    pub fn solve(&mut self, bodies: &mut Bodies, step: &StepContext) {
+        let (settings, substeps) = (&step.settings, step.substeps);
         let (contact, joint_settings) = (step.contact, step.joint);
         // Without a relax pass, friction has only the biased one.
         let friction_in_biased_pass =
@@ -1174,7 +989,7 @@ impl Solver {
                 c.reset_impulses();
             }
         }
-        let lanes = settings.simd.lanes();
+        let lanes = step.lanes;
         let rigid = [joint_settings.stabilisation, Softness::RIGID];
         // The chains' runs and the joints' colours depend only on which bodies each part
         // joins, whether those move, which point parts are rigid, and (the colours) which
@@ -1233,7 +1048,7 @@ impl Solver {
         // gives the same bits.
         let bundles = self.bundles.spans.len() + self.joint_bundles.len() + self.joints.len();
         let most = (bundles / BUNDLES_PER_WORKER).max(1);
-        let workers = settings.workers().min(most);
+        let workers = step.workers.min(most);
         let barrier = Barrier::new(workers);
         let shape = self.step_shape(bodies);
         let lists = (
@@ -1291,12 +1106,9 @@ impl Solver {
             joint_overflow: JointLists::of(&mut self.joint_bundles.overflow),
             scalar: Shared(&mut self.scalar),
             impacts,
-            settings,
-            contact: &contact,
-            joint: &joint_settings,
+            step,
             friction_in_biased_pass,
             shape,
-            h,
             substeps,
             barrier: &barrier,
         };
@@ -1320,6 +1132,7 @@ mod tests {
     use crate::body::{BodySim, BodyState, STATIC};
     use crate::contact::{ContactMaterial, ContactPointInput};
     use crate::joint::JointFrame;
+    use crate::settings::{SimdWidth, SolverSettings};
     use crate::testing::Lcg;
     use crate::{Matrix, Quaternion};
 
@@ -1395,12 +1208,12 @@ mod tests {
                 simd,
                 ..SolverSettings::default()
             };
-            let step = settings.step(1.0 / 60.0);
+            let step = StepContext::new(&settings, 1.0 / 60.0, &Vector::zeros());
             let ends = [false, true].map(|way| {
                 let (mut bodies, contacts) = columns();
                 let mut solver = setup(way, &bodies);
                 solver.contacts = contacts;
-                solver.solve(&mut bodies, &settings, &step);
+                solver.solve(&mut bodies, &step);
                 bodies.states
             });
             check(simd, &ends[0], &ends[1]);
@@ -1409,20 +1222,15 @@ mod tests {
 
     /// One step of `kept` over `bodies` beside a fresh solver with its joint parts and
     /// contacts over a copy of them: both must end at the same bits (`what` says which case).
-    fn step_beside_fresh(
-        kept: &mut Solver,
-        bodies: &mut Bodies,
-        (settings, step): (&SolverSettings, &StepContext),
-        what: &str,
-    ) {
+    fn step_beside_fresh(kept: &mut Solver, bodies: &mut Bodies, step: &StepContext, what: &str) {
         let mut fresh = Solver {
             points: kept.points.clone(),
             contacts: kept.contacts.clone(),
             ..Solver::default()
         };
         let mut other = bodies.clone();
-        kept.solve(bodies, settings, step);
-        fresh.solve(&mut other, settings, step);
+        kept.solve(bodies, step);
+        fresh.solve(&mut other, step);
         for (k, f) in bodies.states.iter().zip(&other.states) {
             assert_eq!(k.linear_velocity, f.linear_velocity, "{what}");
             assert_eq!(k.angular_velocity, f.angular_velocity, "{what}");
@@ -1470,7 +1278,7 @@ mod tests {
                 simd,
                 ..SolverSettings::default()
             };
-            let step = settings.step(1.0 / 60.0);
+            let step = StepContext::new(&settings, 1.0 / 60.0, &Vector::zeros());
             let (mut bodies, contacts) = columns(&mut Lcg(5));
             // A chain along the columns' tops (7, 15, 23, 31: two interior bodies) and two
             // softer parts that no chain takes.
@@ -1499,7 +1307,7 @@ mod tests {
                 contacts,
                 ..Solver::default()
             };
-            kept.solve(&mut bodies, &settings, &step);
+            kept.solve(&mut bodies, &step);
             assert!(kept.chains.chained[..3].iter().all(|&c| c));
             // Nothing changed; a soft part moved onto a body of the other (the chains as they
             // were: the two may no longer share a colour); a link of the chain gone.
@@ -1511,7 +1319,7 @@ mod tests {
                     kept.points.remove(1);
                 }
                 let what = format!("{simd:?} {change}");
-                step_beside_fresh(&mut kept, &mut bodies, (&settings, &step), &what);
+                step_beside_fresh(&mut kept, &mut bodies, &step, &what);
             }
         }
     }
@@ -1527,13 +1335,13 @@ mod tests {
             ..SolverSettings::default()
         };
         for simd in [SimdWidth::Scalar, SimdWidth::Four, SimdWidth::Eight] {
-            let step = settings_of(simd).step(1.0 / 60.0);
+            let step = StepContext::new(&settings_of(simd), 1.0 / 60.0, &Vector::zeros());
             let (mut bodies, contacts) = columns(&mut Lcg(9));
             let mut kept = Solver {
                 contacts,
                 ..Solver::default()
             };
-            kept.solve(&mut bodies, &settings_of(simd), &step);
+            kept.solve(&mut bodies, &step);
             for change in 0..5 {
                 let mut settings = settings_of(simd);
                 match change {
@@ -1554,7 +1362,8 @@ mod tests {
                     _ => {}
                 }
                 let what = format!("{simd:?} {change}");
-                step_beside_fresh(&mut kept, &mut bodies, (&settings, &step), &what);
+                let step = StepContext::new(&settings, 1.0 / 60.0, &Vector::zeros());
+                step_beside_fresh(&mut kept, &mut bodies, &step, &what);
             }
         }
     }

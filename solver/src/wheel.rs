@@ -293,7 +293,7 @@ impl WheelRows {
 mod tests {
     use super::*;
     use crate::body::{BodySim, BodyState};
-    use crate::joint::JointSettings;
+    use crate::step::JointSettings;
     use crate::Matrix;
 
     const H: Real = 1.0 / 420.0;

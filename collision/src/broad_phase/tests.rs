@@ -1,5 +1,6 @@
 //! Tests of the sweep-and-prune broad phase: brute force is the oracle.
 
+use super::sort::RADIX_PAIRS;
 use super::*;
 use parry3d::math::{Point, Vector};
 use std::collections::BTreeSet;

@@ -288,8 +288,8 @@ mod tests {
         // its axis is at angle t: asin-free check by stepping poses instead.
         let pose = turn.pose_at(toi.t);
         let d = crate::gjk::distance(&rod, &pose, &ball, &at.start);
-        assert!(d.distance < 1e-4, "{toi:?} {d:?}");
+        assert!(d.separation < 1e-4, "{toi:?} {d:?}");
         let before = turn.pose_at(toi.t * 0.99);
-        assert!(crate::gjk::distance(&rod, &before, &ball, &at.start).distance > 0.0);
+        assert!(crate::gjk::distance(&rod, &before, &ball, &at.start).separation > 0.0);
     }
 }

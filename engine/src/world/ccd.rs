@@ -23,6 +23,7 @@ use crate::collider::Collider;
 use crate::handle::{Arena, ColliderHandle};
 use crate::integrate::PARALLEL_BODIES;
 use sprung_solver::share;
+use sprung_solver::step::StepContext;
 
 /// Whether `body` (moving) must be swept: a bullet, or a dynamic body that moved too far for
 /// its contacts' reach or for its own thinness (a wall could fit in between).
@@ -58,10 +59,11 @@ impl World {
     /// back to its first time of impact if it passed through something. Which bodies need a
     /// sweep is decided on the workers when many bodies move (each body alone: a walk over
     /// every moving body's record); the sweeps, few, follow in the solver's order.
-    pub(super) fn solve_continuous(&mut self, dt: Real) {
+    pub(super) fn solve_continuous(&mut self, step: &StepContext) {
+        let dt = step.dt;
         let moving = self.solver_slots.len();
         let workers = if moving >= PARALLEL_BODIES {
-            self.settings.workers()
+            step.workers
         } else {
             1
         };

@@ -6,7 +6,8 @@ use super::rows::Blocks;
 use super::*;
 use crate::handle::ArenaRun;
 use parry3d::bounding_volume::Aabb;
-use sprung_solver::pgs::MAX_THREADS;
+use sprung_solver::settings::MAX_THREADS;
+use sprung_solver::step::StepContext;
 
 /// Least work (in recycled pairs, see [`QUERY_WEIGHT`]) for which the narrow phase is split
 /// over threads: below it, handing out the work costs more than it saves. Measured on two
@@ -36,12 +37,13 @@ impl World {
     /// ([`integrate::PARALLEL_BODIES`]): each collider writes its own proxy's motion, and the
     /// boxes that must change are handed to the broad phase after, run by run, in slot order
     /// as on one thread (the order its moved list keeps).
-    pub(super) fn update_broad_phase(&mut self, dt: Real) {
+    pub(super) fn update_broad_phase(&mut self, step: &StepContext) {
+        let dt = step.dt;
         self.proxy_motion.clear();
         self.proxy_motion
             .resize(self.broad_phase.id_bound(), ProxyMotion::default());
         let workers = if self.solver_bodies.len() >= integrate::PARALLEL_BODIES {
-            self.settings.workers()
+            step.workers
         } else {
             1
         };
@@ -115,17 +117,17 @@ impl World {
             && !self.excluded.contains(&body_pair(a, b))
     }
 
-    pub(super) fn update_narrow_phase(&mut self, dt: Real) {
+    pub(super) fn update_narrow_phase(&mut self, step: &StepContext) {
         let view = ColliderView {
             broad_phase: &self.broad_phase,
             colliders: &self.colliders,
             motion: &self.proxy_motion,
             at_rest: self.proxies_at_rest,
-            dt,
+            dt: step.dt,
         };
         // Split over the solver's threads when there is enough to share: the pairs are
         // updated in fixed blocks, so every count gives the same bits.
-        let workers = self.settings.workers();
+        let workers = step.workers;
         let moving = || self.proxy_motion.iter().filter(|m| !m.resting).count();
         // The work foreseen from the last update's tallies (a pair it neither recycled nor
         // kept apart counts as a query).
@@ -147,9 +149,9 @@ impl World {
     /// point of a shape moves farther than its origin's shift plus the rotation's chord
     /// (`2 |sin(angle / 2)|`, the turn's quaternion's vector part, doubled) times the shape's
     /// reach from its origin.
-    pub(super) fn place_colliders(&mut self) {
+    pub(super) fn place_colliders(&mut self, step: &StepContext) {
         let workers = if self.solver_bodies.len() >= integrate::PARALLEL_BODIES {
-            self.settings.workers()
+            step.workers
         } else {
             1
         };

@@ -1,7 +1,7 @@
 //! Reading the contacts of the last step, for debug drawing and gameplay: which colliders
 //! touch, along which normal, at which points. Read only; the pair cache stays the engine's.
 
-use sprung_collision::manifold::Manifold;
+use sprung_collision::contact::Manifold;
 use sprung_collision::narrow_phase::PairContact;
 
 use super::World;

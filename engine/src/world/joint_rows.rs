@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use sprung_solver::joint::{JointCounts, JointLists, JointRun};
-use sprung_solver::pgs::MAX_THREADS;
+use sprung_solver::settings::MAX_THREADS;
 use sprung_solver::step::StepContext;
 
 use super::*;
@@ -307,7 +307,7 @@ impl World {
     /// same however many workers wrote them.
     pub(super) fn build_joints(&mut self, step: &StepContext) {
         let slots = self.joints.slots();
-        let threads = self.settings.workers();
+        let threads = step.workers;
         let workers = if threads > 1 && self.joints.len() >= PARALLEL_JOINTS {
             threads
         } else {

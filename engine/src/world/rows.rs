@@ -5,6 +5,7 @@
 use super::events::ReportBlock;
 use super::*;
 use sprung_solver::body::BodySim;
+use sprung_solver::step::StepContext;
 
 /// How many pairs ahead the walks over the watched pairs ask for a record (each is 512 bytes,
 /// its manifolds past the first cache line: the walks waited on each one's load).
@@ -247,7 +248,7 @@ impl World {
     /// workers. `pyramid --no-sleep` on two threads, steps of 300, best of five alternating
     /// with the serial walks, three runs: 0.482 | 0.462 | 0.448 ms against 0.494 | 0.528 |
     /// 0.496.
-    pub(super) fn build_contacts(&mut self) {
+    pub(super) fn build_contacts(&mut self, step: &StepContext) {
         self.report_blocks.clear();
         self.refresh_contact_tables();
         if self.solver_bodies.is_empty() {
@@ -266,7 +267,7 @@ impl World {
         let workers = blocks.len();
         self.contact_counts.clear();
         self.contact_counts.resize(workers, None);
-        if workers > 1 && self.settings.workers() > 1 {
+        if workers > 1 && step.workers > 1 {
             let out = Blocks(self.solver.contacts.as_mut_ptr());
             let sources = Blocks(self.contact_sources.as_mut_ptr());
             let counts = Blocks(self.contact_counts.as_mut_ptr());

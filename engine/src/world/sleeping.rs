@@ -1,6 +1,8 @@
 //! The world's side of sleeping: waking the islands that awake bodies touch or that the user
 //! changes, and handing the step's contacts and joints to the islands (`crate::sleep`).
 
+use sprung_solver::step::StepContext;
+
 use super::*;
 
 impl World {
@@ -58,7 +60,8 @@ impl World {
 
     /// After the step: sleep timers, islands, and the bodies that fell asleep or woke as
     /// events.
-    pub(super) fn update_islands(&mut self, dt: Real) {
+    pub(super) fn update_islands(&mut self, step: &StepContext) {
+        let dt = step.dt;
         let contacts = self.solver.contacts.iter().map(|c| (c.body_a, c.body_b));
         let joints = self
             .solver

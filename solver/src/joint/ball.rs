@@ -15,9 +15,10 @@ use super::point::{mass_matrix, PointRow};
 use super::project::{project_angle, project_point};
 use super::swing::{frame_along, swing_twist, Cone, ConeLimit, Frames};
 use super::AngularLock;
-use super::{impulses, Joint, JointFrame, JointSettings, Part, PassContext};
+use super::{impulses, Joint, JointFrame, Part, PassContext};
 use crate::body::{BodyState, Motion};
 use crate::softness::{Softness, Spring, SpringSoftness, SpringWindow};
+use crate::step::JointSettings;
 use crate::step::StepContext;
 use crate::{Real, Vector};
 

@@ -8,9 +8,10 @@
 //! ([`LengthRow`]), solved in lanes.
 
 use super::axis::{AxisPart, AxisSettings, Hold};
-use super::{impulses, Joint, JointFrame, JointSettings, LengthRow, Part, PassContext};
+use super::{impulses, Joint, JointFrame, LengthRow, Part, PassContext};
 use crate::body::Motion;
 use crate::softness::{Softness, Spring, SpringWindow};
+use crate::step::JointSettings;
 use crate::step::StepContext;
 use crate::{Real, Vector};
 

@@ -85,7 +85,7 @@ pub use world::{
 use crate::body::{Bodies, BodySim, Motion, StateView};
 use crate::row::Row;
 use crate::softness::Softness;
-use crate::step::StepContext;
+use crate::step::{JointSettings, StepContext};
 use crate::{Quaternion, Real, Vector};
 
 /// Where a joint attaches to its two bodies, at the start of the step.
@@ -137,49 +137,6 @@ impl JointFrame {
     /// A row along `dir` through the anchors `r_a` and `r_b`.
     pub fn row(dir: &Vector, r_a: &Vector, r_b: &Vector, a: &Motion, b: &Motion) -> Row {
         Row::new(*dir, -r_a.cross(dir), r_b.cross(dir), a, b)
-    }
-}
-
-/// How rigid joint rows correct their position error.
-///
-/// Not Baumgarte, unlike contacts: measured on a hanging chain of 20 balls at 4 substeps with
-/// warm starting and relax passes, Baumgarte (0.2) left the joints 3.5 m apart after 10 s and
-/// diverged at 1 relax pass, while this soft correction (Box2D v3's; then 60 Hz, damping ratio
-/// 5) held them within 3 mm. The position error is pulled out by a stiff, heavily damped
-/// implicit spring, whose leak (`impulse_scale`) keeps warm starting from feeding back: on
-/// `joint_grid`, Baumgarte diverged, and so did a leak of only the impulse added since the
-/// warm start. The price is a stretch of about `F / (m_eff w^2)` under a load `F`, which is why
-/// the default frequency is as high as the substep allows. Position passes after the velocity
-/// solve (Box2D v2's, Jolt's) were tried against that stretch and did not reduce it on
-/// `joint_grid` even at 50 passes: the error belongs to a 50-link chain, which Gauss-Seidel on
-/// positions converges as slowly as on velocities.
-///
-/// What an impact leaves past a small slop is another matter: the joints solved one by one
-/// (hinges, swing-twist joints, ball joints with a cone) are projected after the solve
-/// (`project.rs`), which took a humanoid dropped flat from 2 m from 1.0 cm apart at its worst
-/// joint to 2 mm (the slop).
-#[derive(Clone, Copy, Debug)]
-pub struct JointSettings {
-    /// The position correction of rigid rows while biased.
-    pub stabilisation: Softness,
-}
-
-impl JointSettings {
-    /// `hertz` and `damping_ratio` at substep `h`; the frequency is capped at a quarter of the
-    /// substep rate, past which coupled rows stop converging.
-    pub fn new(hertz: Real, damping_ratio: Real, h: Real) -> Self {
-        JointSettings {
-            stabilisation: Softness::spring(hertz.min(0.25 / h), damping_ratio, h),
-        }
-    }
-
-    /// The softness of a rigid row: the stabilisation while biased, none while relaxing.
-    pub fn rigid(&self, use_bias: bool) -> Softness {
-        if use_bias {
-            self.stabilisation
-        } else {
-            Softness::RIGID
-        }
     }
 }
 
