@@ -148,19 +148,18 @@ impl BodySim {
         state.linear_velocity += self.linear_acceleration * h;
         state.angular_velocity += self.angular_acceleration * h;
         if self.gyroscopic {
-            let frame = crate::integrate::compose_one(&state.delta_rotation, &self.principal_frame);
+            let frame = crate::rotation::compose_one(&state.delta_rotation, &self.principal_frame);
             let (w, correction) = self.gyroscopic(&frame, &state.angular_velocity, h);
             state.angular_velocity = w;
-            state.delta_rotation =
-                crate::integrate::compose_one(&correction, &state.delta_rotation);
+            state.delta_rotation = crate::rotation::compose_one(&correction, &state.delta_rotation);
         }
-        crate::integrate::damp(state, self.linear_damping, self.angular_damping, h);
+        damp(state, self.linear_damping, self.angular_damping, h);
     }
 
     /// The gyroscopic term of this body in principal frame `frame` (world from principal
-    /// axes): [`crate::integrate::gyroscopic`] with one lane.
+    /// axes): [`crate::rotation::gyroscopic`] with one lane.
     fn gyroscopic(&self, frame: &Quaternion, w: &Vector, h: Real) -> (Vector, Quaternion) {
-        crate::integrate::gyroscopic_one(frame, w, &self.principal_inertia, h)
+        crate::rotation::gyroscopic_one(frame, w, &self.principal_inertia, h)
     }
 }
 
@@ -503,6 +502,17 @@ impl Motion {
             ..BodyState::STATIC
         };
         bodies.store_pair((a.1, &state(a.0)), (b.1, &state(b.0)));
+    }
+}
+
+/// Damping as an implicit decay, stable for any rate: `v / (1 + h c)`.
+#[inline(always)]
+pub(crate) fn damp(state: &mut BodyState, linear: Real, angular: Real, h: Real) {
+    if linear != 0.0 {
+        state.linear_velocity /= 1.0 + h * linear;
+    }
+    if angular != 0.0 {
+        state.angular_velocity /= 1.0 + h * angular;
     }
 }
 

@@ -45,6 +45,9 @@ use crate::softness::{Softness, Spring, SpringSoftness};
 use crate::step::ContactSettings;
 use crate::{Matrix, Real, Vector};
 
+/// Most points per contact in the wide kernel.
+pub const WIDE_POINTS: usize = 4;
+
 /// One contact point as the engine hands it over, and as the solver hands it back. Laid out
 /// in order (`repr(C)`): the wide preparation reads its first eight floats (anchors,
 /// separation, impulse) as one vector.
@@ -99,7 +102,7 @@ impl Contact {
     /// Whether the wide kernel ([`crate::bundle`]) can solve this contact: up to four points,
     /// and a rigid material (soft materials are solved one by one).
     pub fn fits_wide(&self) -> bool {
-        self.points.len() <= crate::graph::WIDE_POINTS && self.material.spring.is_none()
+        self.points.len() <= WIDE_POINTS && self.material.spring.is_none()
     }
 
     /// Forgets the accumulated impulses (no warm start; or a solve to be thrown away).

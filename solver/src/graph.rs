@@ -18,8 +18,6 @@ use crate::contact::Contact;
 
 /// How many colours the graph has (a body can touch that many others in different colours).
 pub const COLOURS: usize = 32;
-/// Most points per contact in the wide kernel.
-pub const WIDE_POINTS: usize = 4;
 
 /// The step's colouring, its buffers kept from step to step.
 #[derive(Clone, Debug, Default)]

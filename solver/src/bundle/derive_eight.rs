@@ -17,7 +17,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use super::{Bundle, Inputs, M3};
 use crate::contact::FRICTION_CENTRE_REACH;
-use crate::graph::WIDE_POINTS;
+use crate::contact::WIDE_POINTS;
 use crate::wide::{F, V3};
 
 /// Eight lanes in one AVX register.

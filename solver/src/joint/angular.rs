@@ -5,7 +5,7 @@
 //! bodies' current orientation.
 
 use super::axis::{AxisPart, AxisSettings, Hold};
-use super::{Part, PassContext};
+use super::part::{Part, PassContext};
 use crate::body::Motion;
 use crate::row::Row;
 use crate::softness::Spring;

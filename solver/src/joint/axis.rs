@@ -10,7 +10,7 @@
 //! it gives the coordinate's value now. The part solves the motor, then the hold, then the
 //! limits, so that the limits have the last word.
 
-use super::{Part, PassContext};
+use super::part::{Part, PassContext};
 use crate::body::Motion;
 use crate::row::{Row, Wish};
 use crate::softness::{Softness, Spring, SpringSoftness};
@@ -220,7 +220,7 @@ impl Part for AxisPart {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::joint::JointSettings;
+    use crate::step::JointSettings;
     use crate::{Matrix, Vector};
 
     const H: Real = 1.0 / 240.0;

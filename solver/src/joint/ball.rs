@@ -10,12 +10,12 @@
 
 use nalgebra::Matrix3;
 
+use super::angular::AngularLock;
 use super::drive::{orientation_drive, OrientationDrive};
+use super::part::{impulses, Joint, JointFrame, Part, PassContext};
 use super::point::{mass_matrix, PointRow};
 use super::project::{project_angle, project_point};
 use super::swing::{frame_along, swing_twist, Cone, ConeLimit, Frames};
-use super::AngularLock;
-use super::{impulses, Joint, JointFrame, Part, PassContext};
 use crate::body::{BodyState, Motion};
 use crate::softness::{Softness, Spring, SpringSoftness, SpringWindow};
 use crate::step::JointSettings;

@@ -6,19 +6,11 @@
 use std::ops::Range;
 
 use super::length::{self, LengthBundle, LengthRow};
+use super::part::JointPass;
 use super::point::PointRow;
 use super::point_bundle::{self, PointBundle};
 use crate::body::StateView;
 use crate::graph::Colouring;
-
-/// What a pass over joint bundles does.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum JointPass {
-    /// Apply the accumulated impulses.
-    WarmStart,
-    /// One iteration, biased or not.
-    Solve { use_bias: bool },
-}
 
 /// One pass over a colour's bundles, compiled for the default instruction set; `isotropic`:
 /// whether every body of the step's inverse inertia is a multiple of the identity

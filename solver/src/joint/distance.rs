@@ -8,7 +8,8 @@
 //! ([`LengthRow`]), solved in lanes.
 
 use super::axis::{AxisPart, AxisSettings, Hold};
-use super::{impulses, Joint, JointFrame, LengthRow, Part, PassContext};
+use super::length::LengthRow;
+use super::part::{impulses, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::softness::{Softness, Spring, SpringWindow};
 use crate::step::JointSettings;

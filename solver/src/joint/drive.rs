@@ -13,9 +13,10 @@
 //! and damping that inertia gives ([`crate::softness::referring_to`]). The cap bounds each
 //! axis part's impulse by `max * h`.
 
+use super::angular::AngularLock;
 use super::axis::{AxisPart, AxisSettings, Hold};
+use super::part::JointFrame;
 use super::point::symmetric_inverse;
-use super::{AngularLock, JointFrame};
 use crate::body::Motion;
 use crate::row::Row;
 use crate::softness::{referring_to, Spring};

@@ -2,9 +2,9 @@
 //! What every part solved from the bodies' hot state needs (the point part, the length part),
 //! one at a time ([`Ends`]) or in lanes ([`EndLanes`]).
 
-use super::JointFrame;
+use super::part::JointFrame;
 use crate::body::{BodyState, Motion};
-use crate::bundle::{Lanes, Pair};
+use crate::lanes::{Lanes, Pair};
 use crate::softness::Softness;
 use crate::wide::{F, V3};
 use crate::{Matrix, Real, Vector};

@@ -1,8 +1,10 @@
 //! The fixed joint (weld): the point part and the angular lock. B's anchor stays on A's and
 //! B's orientation relative to A's stays as it was set.
 
+use super::angular::AngularLock;
+use super::ball::BallJoint;
 use super::drive::{orientation_drive, OrientationDrive};
-use super::{impulses, AngularLock, BallJoint, Joint, JointFrame, Part, PassContext};
+use super::part::{impulses, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::softness::Spring;
 use crate::step::StepContext;

@@ -11,9 +11,10 @@
 
 use super::angular::angular_row;
 use super::axis::{AxisPart, AxisSettings, Hold};
+use super::ball::BallJoint;
 use super::drive::{drive_part, turned_inertia, wrapped, Drive};
+use super::part::{impulses, Joint, JointFrame, Part, PassContext};
 use super::project::{past, project_angle};
-use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::softness::Spring;

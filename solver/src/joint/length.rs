@@ -13,11 +13,11 @@
 // Lane loops index several arrays by the same lane: the plain form is the clearest.
 #![allow(clippy::needless_range_loop)]
 
-use super::bundles::JointPass;
 use super::ends::{EndLanes, Ends};
-use super::JointFrame;
+use super::part::JointFrame;
+use super::part::JointPass;
 use crate::body::{Motion, StateView};
-use crate::bundle::Lanes;
+use crate::lanes::Lanes;
 use crate::softness::Softness;
 use crate::wide::{cross, F, V3};
 use crate::Real;

@@ -19,7 +19,7 @@
 use nalgebra::Matrix3;
 
 use super::ends::Ends;
-use super::JointFrame;
+use super::part::JointFrame;
 use crate::body::{BodyState, Motion};
 use crate::softness::Softness;
 use crate::wide::{F, V3};

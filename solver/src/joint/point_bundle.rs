@@ -7,11 +7,11 @@
 // Lane loops index several arrays by the same lane: the plain form is the clearest.
 #![allow(clippy::needless_range_loop)]
 
-use super::bundles::JointPass;
 use super::ends::EndLanes;
+use super::part::JointPass;
 use super::point::PointRow;
 use crate::body::StateView;
-use crate::bundle::Sym;
+use crate::lanes::Sym;
 use crate::wide::{cross, V3};
 use crate::Vector;
 

@@ -8,7 +8,7 @@
 //! left as solved. The passes walk the joints' colours as the velocity passes do (`pgs.rs`), on
 //! every worker.
 
-use super::JointFrame;
+use super::part::JointFrame;
 use crate::body::Motion;
 use crate::{Matrix, Quaternion, Real, Vector};
 use std::sync::atomic::{AtomicU8, Ordering};

@@ -9,7 +9,7 @@
 use super::angular::AngularLock;
 use super::axis::{AxisPart, AxisSettings, Hold};
 use super::drive::{drive_part, turned_inertia, Drive};
-use super::{impulses, Joint, JointFrame, Part, PassContext};
+use super::part::{impulses, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::softness::Spring;

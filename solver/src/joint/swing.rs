@@ -14,7 +14,7 @@
 
 use super::angular::angular_row;
 use super::axis::{AxisPart, AxisSettings};
-use super::{Part, PassContext};
+use super::part::{Part, PassContext};
 use crate::body::Motion;
 use crate::softness::{Spring, SpringSoftness};
 use crate::{Quaternion, Real, Vector};

@@ -10,12 +10,13 @@
 //! normal); their angles are measured again each pass.
 
 use super::angular::angular_row;
+use super::angular::AngularLock;
 use super::axis::{AxisPart, AxisSettings};
+use super::ball::BallJoint;
 use super::drive::{orientation_drive, OrientationDrive};
+use super::part::{impulses, Joint, JointFrame, Part, PassContext};
 use super::project::{past, project_angle};
 use super::swing::{swing_twist, Cone, Frames};
-use super::AngularLock;
-use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::softness::{Spring, SpringSoftness};
 use crate::step::StepContext;

@@ -17,7 +17,8 @@
 //!   craft sliding sideways keeps its spring vertical, as a wheel's suspension does.
 
 use super::axis::{AxisPart, AxisSettings, Hold};
-use super::{impulses, BallJoint, Joint, JointFrame, Part, PassContext};
+use super::ball::{BallImpulses, BallJoint};
+use super::part::{impulses, Joint, JointFrame, Part, PassContext};
 use crate::body::Motion;
 use crate::contact::tangents;
 use crate::row::Row;
@@ -46,14 +47,14 @@ pub struct AttachmentJoint {
 
 impl Joint for AttachmentJoint {
     type Settings = AttachmentSettings;
-    type Impulses = super::BallImpulses;
+    type Impulses = BallImpulses;
 
     fn prepare(
         frame: &JointFrame,
         (a, b): (&Motion, &Motion),
         settings: &AttachmentSettings,
         step: &StepContext,
-        carried: &super::BallImpulses,
+        carried: &BallImpulses,
     ) -> Self {
         let spring = Some(settings.spring);
         let mut ball = BallJoint::new(frame, a, b, spring, &step.joint, step.h, carried.point);
@@ -70,7 +71,7 @@ impl Joint for AttachmentJoint {
         self.ball.solve(frame, a, b, pass);
     }
 
-    fn impulses(&self) -> super::BallImpulses {
+    fn impulses(&self) -> BallImpulses {
         self.ball.impulses()
     }
 

@@ -1,82 +1,15 @@
-//! The solver's three joint lists as the engine fills them each step: sized first (keeping the
-//! records of the last step), then written in runs, one run of each list per worker, each run
-//! the rows of the joints in one range of the engine's slots. The runs follow the slots' order,
-//! so the lists are the same however many workers wrote them.
+//! The solver's side of the joint lists the engine fills each step (`crate::joint::lists`):
+//! sized first, then written in runs, one per worker.
 
-use super::{
-    BallSettings, JointConstraint, JointFrame, JointImpulses, JointKind, LengthRow, PointRow,
-};
+use super::Solver;
 use crate::body::Motion;
-use crate::pgs::Solver;
-use crate::softness::{Softness, SpringWindow};
+use crate::joint::{
+    BallSettings, JointConstraint, JointCounts, JointFrame, JointImpulses, JointKind, JointLists,
+    JointRun, LengthRow, PointRow,
+};
+use crate::softness::Softness;
 use crate::step::StepContext;
 use crate::Vector;
-
-/// How many records of each joint list a step (or one worker's run of it) writes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct JointCounts {
-    /// Plain ball joints ([`Solver::points`]).
-    pub points: usize,
-    /// Plain distance joints ([`Solver::lengths`]).
-    pub lengths: usize,
-    /// Every other joint ([`Solver::joints`]).
-    pub joints: usize,
-}
-
-/// Runs of the solver's joint lists, and of its spring cache, for one writer: the records it
-/// must write, in order, and the cache entries of the joints it builds.
-#[derive(Debug, Default)]
-pub struct JointLists<'a> {
-    /// Records for plain ball joints ([`super::BallJoint::plain`]).
-    pub points: &'a mut [PointRow],
-    /// Records for plain distance joints ([`super::DistanceJoint::plain`]).
-    pub lengths: &'a mut [LengthRow],
-    /// Records for every other joint ([`super::JointKind::prepare`]).
-    pub joints: &'a mut [JointConstraint],
-    /// The spring coefficients of the joints in this run's range of slots.
-    pub springs: SpringWindow<'a>,
-}
-
-impl<'a> JointLists<'a> {
-    /// The first `counts` records of each list with the cache entries of the joints below slot
-    /// `slot`, and the rest (each count clamped to what the list holds).
-    pub fn split(self, counts: JointCounts, slot: usize) -> (JointLists<'a>, JointLists<'a>) {
-        let (points, rest_points) = self
-            .points
-            .split_at_mut(counts.points.min(self.points.len()));
-        let (lengths, rest_lengths) = self
-            .lengths
-            .split_at_mut(counts.lengths.min(self.lengths.len()));
-        let (joints, rest_joints) = self
-            .joints
-            .split_at_mut(counts.joints.min(self.joints.len()));
-        let (springs, rest_springs) = self.springs.split_at(slot);
-        (
-            JointLists {
-                points,
-                lengths,
-                joints,
-                springs,
-            },
-            JointLists {
-                points: rest_points,
-                lengths: rest_lengths,
-                joints: rest_joints,
-                springs: rest_springs,
-            },
-        )
-    }
-}
-
-/// One writer's part of a step's joint lists: how many records of each list it writes, and
-/// the end of its range of joint slots (each range starts where the one before ends).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct JointRun {
-    /// The records it writes.
-    pub counts: JointCounts,
-    /// Where its joint slots end.
-    pub end: usize,
-}
 
 impl Solver {
     /// Sizes the joint lists for `runs` (every record of every run) and has `write(run, lists)`
