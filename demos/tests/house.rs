@@ -250,3 +250,40 @@ fn no_source_file_of_the_engines_crates_passes_a_thousand_lines() {
         .collect();
     assert!(long.is_empty(), "{long:?}");
 }
+
+/// Every unsafe function of the engine's crates says what its caller must hold (a `# Safety`
+/// section in its doc); the lints `unsafe_op_in_unsafe_fn` and
+/// `clippy::undocumented_unsafe_blocks` (the workspace's `[lints]`) hold the blocks to theirs.
+#[test]
+fn every_unsafe_function_has_its_safety_section() {
+    let mut files = Vec::new();
+    for krate in ["spring", "collision", "solver", "engine", "control"] {
+        sources(&root().join(krate).join("src"), &mut files);
+    }
+    let mut found = 0;
+    let mut missing = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a readable source");
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if !code.contains("unsafe fn ") {
+                continue;
+            }
+            found += 1;
+            let doc = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| {
+                    let l = l.trim_start();
+                    l.starts_with("///") || l.starts_with("#[")
+                })
+                .any(|l| l.contains("# Safety"));
+            if !doc {
+                missing.push(format!("{}:{}", file.display(), i + 1));
+            }
+        }
+    }
+    assert!(found > 10, "{found} unsafe functions read");
+    assert!(missing.is_empty(), "no `# Safety`: {missing:?}");
+}

@@ -298,6 +298,7 @@ pub(crate) struct StateView<'a> {
 // SAFETY: see the type's doc: workers write disjoint bodies, synchronised by barriers between
 // the colours.
 unsafe impl Send for StateView<'_> {}
+// SAFETY: as `Send`'s.
 unsafe impl Sync for StateView<'_> {}
 
 impl<'a> StateView<'a> {

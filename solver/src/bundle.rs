@@ -349,7 +349,7 @@ impl<const L: usize> Bundle<L> {
             y: c[at + 1],
             z: c[at + 2],
         };
-        // SAFETY (every `columns` below): AVX2 by the caller's contract, and each row is eight
+        // SAFETY: AVX2 by the caller's contract, and each row (here and below) is eight
         // initialised 4-byte words inside one value, at the offsets asserted above: a
         // contact's first eight, its friction impulse to its user index, a point's anchors to
         // its impulse, a body's inverse mass to its inertia's seventh entry and its inertia's
@@ -366,6 +366,7 @@ impl<const L: usize> Bundle<L> {
             (c as *const Contact as *const u8).wrapping_add(offset_of!(Contact, friction_impulse))
                 as *const f32
         };
+        // SAFETY: as `head`'s: a contact's friction impulse to its user index.
         let tail = unsafe { columns(contact.map(impulses)) };
         inputs.friction_impulse = v3(&tail, 0);
         this.twist_impulse = tail[3];
@@ -393,6 +394,8 @@ impl<const L: usize> Bundle<L> {
             ),
         ] {
             let rows = index.map(sim);
+            // SAFETY: as `head`'s: a body's inverse mass to its inertia's seventh entry, or
+            // `ZEROS`.
             let first = unsafe { columns(rows) };
             // SAFETY: two floats on, still inside the body (or `ZEROS`).
             let second = unsafe { columns(rows.map(|p| p.add(2))) };
@@ -442,6 +445,7 @@ impl<const L: usize> Bundle<L> {
                     p as *const ContactPointInput as *const f32
                 })
             };
+            // SAFETY: as `head`'s: a point's anchors to its impulse, or `ZEROS`.
             let p = unsafe { columns(contact.map(point)) };
             (inputs.anchor_a[k], inputs.anchor_b[k]) = (v3(&p, 0), v3(&p, 3));
             inputs.separation[k] = p[6];
@@ -875,6 +879,8 @@ pub(crate) fn pass_avx2(
     pass: Pass,
     step: &StepShape,
 ) {
+    /// # Safety
+    /// The CPU has AVX2 (the caller checked it).
     #[target_feature(enable = "avx2")]
     unsafe fn avx2(
         bundles: (&mut [Bundle<8>], &mut [BundleCold<8>]),

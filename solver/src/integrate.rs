@@ -433,6 +433,8 @@ unsafe fn spin_all(states: *mut BodyState, len: usize, groups: &[SpinGroup], h: 
     let view = unsafe { StateView::from_raw(states, len) };
     #[cfg(target_arch = "x86_64")]
     {
+        /// # Safety
+        /// The CPU has AVX2 (the caller checked it).
         #[target_feature(enable = "avx2")]
         unsafe fn avx2(view: StateView, groups: &[SpinGroup], h: Real) {
             for group in groups {

@@ -132,6 +132,7 @@ impl<T> Copy for Shared<T> {}
 
 // SAFETY: the stage list gives each worker disjoint parts between barriers.
 unsafe impl<T> Send for Shared<T> {}
+// SAFETY: as `Send`'s.
 unsafe impl<T> Sync for Shared<T> {}
 
 /// The solver's worker threads: started when a solve first asks for more than one worker
@@ -336,7 +337,7 @@ impl Pool {
         };
         let state = &pool.state;
         state.done.store(0, Ordering::Release);
-        // SAFETY (of the lifetime erased here): this function does not return before every
+        // SAFETY: (the lifetime erased here) this function does not return before every
         // worker has reported this generation done, after which none reads the pointer.
         let erased: *const Work = unsafe {
             std::mem::transmute::<&'a (dyn Fn(usize, usize) + Sync + 'a), &'static Work>(work)

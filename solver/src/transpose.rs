@@ -17,8 +17,12 @@ use crate::wide::{F, Q, V3};
 static AT_REST: BodyState = BodyState::STATIC;
 
 /// `r` (eight rows of eight) transposed: lane `i` of output `j` is `r[i][j]` (its own inverse).
+///
+/// # Safety
+/// The CPU has AVX (the caller checked it).
 #[inline(always)]
 pub(crate) unsafe fn transpose(r: [__m256; 8]) -> [__m256; 8] {
+    // SAFETY: register shuffles only, on a CPU with AVX (the caller's contract).
     unsafe {
         let t0 = _mm256_unpacklo_ps(r[0], r[1]);
         let t1 = _mm256_unpackhi_ps(r[0], r[1]);

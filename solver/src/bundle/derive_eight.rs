@@ -32,31 +32,35 @@ struct Y3 {
     z: Y,
 }
 
-// SAFETY (every `unsafe` block of this file): the AVX intrinsics need a CPU with AVX, which the
-// only caller ([`Bundle::derive_eight`], from the AVX2-compiled preparation) has checked; the
-// loads and stores read and write the eight floats of an `F<8>`.
+// The AVX intrinsics below need a CPU with AVX, which the only caller ([`Bundle::derive_eight`],
+// from the AVX2-compiled preparation) has checked; the loads and stores read and write the
+// eight floats of an `F<8>`.
 
 impl Y {
     #[inline(always)]
     fn splat(x: f32) -> Y {
+        // SAFETY: AVX (the caller checked it); registers only.
         Y(unsafe { _mm256_set1_ps(x) })
     }
 
     #[inline(always)]
     fn load<const L: usize>(f: &F<L>) -> Y {
         debug_assert_eq!(L, 8);
+        // SAFETY: AVX (the caller checked it); reads the eight floats of `f` (L is 8).
         Y(unsafe { _mm256_loadu_ps(f.0.as_ptr()) })
     }
 
     #[inline(always)]
     fn store<const L: usize>(self, f: &mut F<L>) {
         debug_assert_eq!(L, 8);
+        // SAFETY: AVX (the caller checked it); writes the eight floats of `f` (L is 8).
         unsafe { _mm256_storeu_ps(f.0.as_mut_ptr(), self.0) }
     }
 
     /// `a` where `self > rhs`, else `b` (`F::select_gt`: a NaN compares false).
     #[inline(always)]
     fn select_gt(self, rhs: Y, a: Y, b: Y) -> Y {
+        // SAFETY: AVX (the caller checked it); registers only.
         unsafe {
             let gt = _mm256_cmp_ps::<_CMP_GT_OQ>(self.0, rhs.0);
             Y(_mm256_blendv_ps(b.0, a.0, gt))
@@ -66,6 +70,7 @@ impl Y {
     /// `f32::abs`: the sign bit cleared.
     #[inline(always)]
     fn abs(self) -> Y {
+        // SAFETY: AVX (the caller checked it); registers only.
         Y(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
     }
 
@@ -79,6 +84,7 @@ impl Y {
 
     #[inline(always)]
     fn sqrt(self) -> Y {
+        // SAFETY: AVX (the caller checked it); registers only.
         Y(unsafe { _mm256_sqrt_ps(self.0) })
     }
 }
@@ -89,6 +95,7 @@ macro_rules! lanewise {
             type Output = Y;
             #[inline(always)]
             fn $method(self, rhs: Y) -> Y {
+                // SAFETY: AVX (the caller checked it); registers only.
                 Y(unsafe { $intrinsic(self.0, rhs.0) })
             }
         }
@@ -104,6 +111,7 @@ impl Neg for Y {
     /// `-x`: the sign bit flipped.
     #[inline(always)]
     fn neg(self) -> Y {
+        // SAFETY: AVX (the caller checked it); registers only.
         Y(unsafe { _mm256_xor_ps(_mm256_set1_ps(-0.0), self.0) })
     }
 }

@@ -148,6 +148,8 @@ fn wide_preparation_matches_the_scalar_one() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn a_bundle_prepared_with_avx2_is_the_one_prepared_lane_by_lane() {
+    /// # Safety
+    /// The CPU has AVX2 (checked below).
     #[target_feature(enable = "avx2")]
     unsafe fn transposed(
         bundle: &mut Bundle<8>,

@@ -53,6 +53,8 @@ pub(crate) fn pass_avx2(
     pass: JointPass,
     isotropic: bool,
 ) {
+    /// # Safety
+    /// The CPU has AVX2 (the caller checked it).
     #[target_feature(enable = "avx2")]
     unsafe fn avx2(
         points: &mut [PointBundle<8>],

@@ -118,51 +118,66 @@ impl Stages<'_> {
             barrier.wait();
             self.impacts(worker);
             if self.starts.is_none() || substep == 0 {
-                self.joint_colours(worker, workers, JointPass::WarmStart);
+                // SAFETY: `run`'s contract (every worker runs this list at once).
+                unsafe { self.joint_colours(worker, workers, JointPass::WarmStart) };
                 self.general_joints(worker, workers, JointPass::WarmStart, start);
-                self.serial(worker, |mut s| {
-                    self.serial_joints(&mut s, JointPass::WarmStart, start);
-                    for c in s.contacts.iter() {
-                        c.warm_start(s.bodies);
-                    }
-                });
-                self.colours(worker, workers, Pass::WarmStart);
+                // SAFETY: `run`'s contract (every worker runs this list at once).
+                unsafe {
+                    self.serial(worker, |mut s| {
+                        self.serial_joints(&mut s, JointPass::WarmStart, start);
+                        for c in s.contacts.iter() {
+                            c.warm_start(s.bodies);
+                        }
+                    });
+                }
+                // SAFETY: `run`'s contract (every worker runs this list at once).
+                unsafe { self.colours(worker, workers, Pass::WarmStart) };
             }
             for _ in 0..self.step.settings.iterations.max(1) {
                 let friction = self.friction_in_biased_pass;
                 let pass = JointPass::Solve { use_bias: true };
-                self.joint_colours(worker, workers, pass);
+                // SAFETY: `run`'s contract (every worker runs this list at once).
+                unsafe { self.joint_colours(worker, workers, pass) };
                 self.general_joints(worker, workers, pass, start);
-                self.serial(worker, |mut s| {
-                    self.serial_joints(&mut s, pass, start);
-                    for c in s.contacts.iter_mut() {
-                        c.solve(s.bodies, &self.step.contact, true, friction);
-                    }
-                });
+                // SAFETY: `run`'s contract (every worker runs this list at once).
+                unsafe {
+                    self.serial(worker, |mut s| {
+                        self.serial_joints(&mut s, pass, start);
+                        for c in s.contacts.iter_mut() {
+                            c.solve(s.bodies, &self.step.contact, true, friction);
+                        }
+                    });
+                }
                 let pass = Pass::Solve {
                     use_bias: true,
                     friction,
                 };
-                self.colours(worker, workers, pass);
+                // SAFETY: `run`'s contract (every worker runs this list at once).
+                unsafe { self.colours(worker, workers, pass) };
             }
             self.integrate_positions(worker, workers);
             barrier.wait();
             self.impacts(worker);
             for _ in 0..self.step.settings.relax_iterations {
                 let pass = JointPass::Solve { use_bias: false };
-                self.joint_colours(worker, workers, pass);
+                // SAFETY: `run`'s contract (every worker runs this list at once).
+                unsafe { self.joint_colours(worker, workers, pass) };
                 self.general_joints(worker, workers, pass, start + h);
-                self.serial(worker, |mut s| {
-                    self.serial_joints(&mut s, pass, start + h);
-                    for c in s.contacts.iter_mut() {
-                        c.solve(s.bodies, &self.step.contact, false, true);
-                    }
-                });
+                // SAFETY: `run`'s contract (every worker runs this list at once).
+                unsafe {
+                    self.serial(worker, |mut s| {
+                        self.serial_joints(&mut s, pass, start + h);
+                        for c in s.contacts.iter_mut() {
+                            c.solve(s.bodies, &self.step.contact, false, true);
+                        }
+                    });
+                }
                 let pass = Pass::Solve {
                     use_bias: false,
                     friction: true,
                 };
-                self.colours(worker, workers, pass);
+                // SAFETY: `run`'s contract (every worker runs this list at once).
+                unsafe { self.colours(worker, workers, pass) };
             }
         }
         if self.project {
@@ -314,6 +329,9 @@ impl Stages<'_> {
     }
 
     /// `f` on worker 0 alone, the others waiting at the barrier after it.
+    ///
+    /// # Safety
+    /// As [`Stages::run`]'s: every worker of `workers` runs it at once, from `run`.
     pub(super) unsafe fn serial(&self, worker: usize, f: impl FnOnce(Serial)) {
         if worker == 0 {
             // SAFETY: the other workers touch nothing until the barrier below.
@@ -336,8 +354,13 @@ impl Stages<'_> {
 
     /// One pass over the lane-solved joints' colours, this worker's share of each colour's
     /// point and length bundles, a barrier after each colour.
+    ///
+    /// # Safety
+    /// As [`Stages::run`]'s: every worker of `workers` runs it at once, from `run`.
     pub(super) unsafe fn joint_colours(&self, worker: usize, workers: usize, pass: JointPass) {
-        let view = StateView::from_raw(self.states.0, self.body_count);
+        // SAFETY: the caller's contract: this worker touches its share of the bodies alone
+        // until the next barrier.
+        let view = unsafe { StateView::from_raw(self.states.0, self.body_count) };
         for (points, lengths) in self.joint_colours {
             if points.is_empty() && lengths.is_empty() {
                 continue;
@@ -508,7 +531,9 @@ impl Stages<'_> {
     /// # Safety
     /// Only from the serial stage, which alone touches the bodies then.
     pub(super) unsafe fn joint_overflow(&self, bodies: &mut Bodies, pass: JointPass) {
-        let view = StateView::from_raw(bodies.states.as_mut_ptr(), bodies.len());
+        // SAFETY: the caller's contract: this worker touches its share of the bodies alone
+        // until the next barrier.
+        let view = unsafe { StateView::from_raw(bodies.states.as_mut_ptr(), bodies.len()) };
         let all = |n| 0..n;
         // SAFETY: the overflow lists are this stage's alone.
         unsafe {
@@ -520,8 +545,13 @@ impl Stages<'_> {
     }
 
     /// One pass over every colour, this worker's share of each, a barrier after each colour.
+    ///
+    /// # Safety
+    /// As [`Stages::run`]'s: every worker of `workers` runs it at once, from `run`.
     pub(super) unsafe fn colours(&self, worker: usize, workers: usize, pass: Pass) {
-        let view = StateView::from_raw(self.states.0, self.body_count);
+        // SAFETY: the caller's contract: this worker touches its share of the bodies alone
+        // until the next barrier.
+        let view = unsafe { StateView::from_raw(self.states.0, self.body_count) };
         for colour in self.colours {
             if colour.is_empty() {
                 continue;
@@ -696,6 +726,8 @@ pub(super) unsafe fn prepare_part_eight(
 ) {
     #[cfg(target_arch = "x86_64")]
     {
+        /// # Safety
+        /// The CPU has AVX2 (the caller checked it).
         #[target_feature(enable = "avx2")]
         unsafe fn avx2(lists: &Lists<8>, range: std::ops::Range<usize>, input: &Preparation) {
             // SAFETY: passed on from the caller.
