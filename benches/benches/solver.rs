@@ -10,8 +10,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criteri
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use sprung_solver::body::{Bodies, BodySim, BodyState, STATIC};
 use sprung_solver::contact::{Contact, ContactMaterial, ContactPointInput};
+use sprung_solver::kernels::SimdWidth;
 use sprung_solver::pgs::Solver;
-use sprung_solver::settings::{SimdWidth, SolverSettings};
+use sprung_solver::settings::SolverSettings;
 use sprung_solver::step::StepContext;
 
 const COLUMNS: usize = 20;

@@ -287,3 +287,27 @@ fn every_unsafe_function_has_its_safety_section() {
     assert!(found > 10, "{found} unsafe functions read");
     assert!(missing.is_empty(), "no `# Safety`: {missing:?}");
 }
+
+/// The CPU is asked one question, in one place (`solver/src/kernels.rs`): whether it has AVX2.
+#[test]
+fn the_cpu_is_asked_once() {
+    let mut files = Vec::new();
+    for krate in ["spring", "collision", "solver", "engine", "control"] {
+        sources(&root().join(krate).join("src"), &mut files);
+    }
+    let asking: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).unwrap_or_default();
+            text.lines().any(|l| {
+                l.split("//")
+                    .next()
+                    .unwrap_or("")
+                    .contains("is_x86_feature_detected!")
+            })
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert_eq!(asking.len(), 1, "{asking:?}");
+    assert!(asking[0].ends_with("kernels.rs"), "{asking:?}");
+}

@@ -66,7 +66,8 @@ pub use ragdoll::{Ragdoll, RagdollBuilder, RagdollHandle, RagdollJoint, RagdollP
 pub use sleep::SleepSettings;
 pub use sprung_collision as collision;
 pub use sprung_solver as solver;
-pub use sprung_solver::settings::{SimdWidth, SolverSettings};
+pub use sprung_solver::kernels::SimdWidth;
+pub use sprung_solver::settings::SolverSettings;
 pub use sprung_solver::softness::Spring;
 pub use sprung_spring::FixedStepper;
 #[cfg(feature = "serde")]

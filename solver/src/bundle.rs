@@ -23,6 +23,7 @@ use crate::body::Bodies;
 use crate::body::StateView;
 use crate::contact::WIDE_POINTS;
 use crate::contact::{pair_masses, Contact, FRICTION_CENTRE_REACH};
+use crate::kernels::Kernels;
 use crate::lanes::{Lanes, Pair, Sym};
 use crate::step::ContactSettings;
 use crate::wide::{cross, F, V3};
@@ -869,15 +870,15 @@ pub(crate) fn pass<const L: usize>(
     run::<L, false>(bundles, bodies, settings, pass, step)
 }
 
-/// One pass over 8-lane bundles compiled with AVX2, when the CPU has it (checked once per
-/// solve by the caller); the same operations, so the same bits, as [`pass`].
+/// One pass over 8-lane bundles compiled with AVX2 when `kernels` says the CPU has it; the same
+/// operations, so the same bits, as [`pass`].
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn pass_avx2(
     bundles: (&mut [Bundle<8>], &mut [BundleCold<8>]),
     bodies: StateView,
     settings: &ContactSettings,
     pass: Pass,
-    step: &StepShape,
+    (step, kernels): (&StepShape, Kernels),
 ) {
     /// # Safety
     /// The CPU has AVX2 (the caller checked it).
@@ -891,8 +892,8 @@ pub(crate) fn pass_avx2(
     ) {
         run::<8, true>(bundles, bodies, settings, pass, step)
     }
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` requires.
+    if kernels.avx2() {
+        // SAFETY: the CPU has AVX2 (`Kernels::avx2`), which is all `avx2` requires.
         unsafe { avx2(bundles, bodies, settings, pass, step) }
     } else {
         run::<8, false>(bundles, bodies, settings, pass, step)

@@ -31,8 +31,8 @@
 //! impulse is carried from step to step in world space, so the tangents may turn with the
 //! normal. Round shapes also meet rolling resistance: their relative spin is resisted with a
 //! torque of at most a set arm times the normal force (Box3D's form).
-//! Restitution: after the substeps, points that approached faster than a threshold and were
-//! pushed are driven to separate at `e` times their approach speed.
+//! Restitution: within each substep (`crate::impact`), points closing faster than a threshold
+//! are given `e` times their approach speed to separate at.
 //! Soft (penalty) contacts: a material with a spring turns each overlapping point's normal row
 //! into that spring (stiffness and damping, or frequency and damping ratio, per point), solved
 //! implicitly like any soft row in every pass; still bounded to push only, and pushing nothing

@@ -5,7 +5,7 @@
 //!
 //! Made from the step's contacts, in their order (the narrow phase's pair order), so it is the
 //! same for the same world; made again only when the contacts join other bodies than the last
-//! step's (the solver compares a key of them, `pgs.rs`), else kept with its bundles' layout. A contact between two moving bodies takes the lowest
+//! step's (the solver compares a key of them, `pgs/keys.rs`), else kept with its bundles' layout. A contact between two moving bodies takes the lowest
 //! colour free at both; one against a static or kinematic body the highest free at its moving
 //! body, so that contacts with the ground are solved last, after the contacts above them have
 //! had their say (Box2D v3 found that this stacks better). Static and kinematic bodies are never

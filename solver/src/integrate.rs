@@ -17,6 +17,7 @@
 use std::ops::Range;
 
 use crate::body::{damp, BodySim, BodyState, StateView, STATIC};
+use crate::kernels::Kernels;
 use crate::parallel::share;
 use crate::rotation::gyroscopic;
 use crate::wide::{Q, V3};
@@ -131,7 +132,7 @@ impl Integration {
         &self,
         states: *mut BodyState,
         (worker, workers): (usize, usize),
-        h: Real,
+        (h, kernels): (Real, Kernels),
         carry: Option<Carry>,
     ) {
         let range = share(self.drives.len(), worker, workers);
@@ -140,8 +141,8 @@ impl Integration {
             // One pass, each body integrated and carried at once: eight at a time in lanes
             // where the CPU has AVX2, the rest one by one.
             #[cfg(target_arch = "x86_64")]
-            let range = if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU has AVX2 (just checked); the rest is the caller's contract.
+            let range = if kernels.avx2() {
+                // SAFETY: the CPU has AVX2 (`Kernels::avx2`); the rest is the caller's contract.
                 let done = unsafe { self.accelerate_eights(states, range.clone(), h, carry) };
                 range.start + done..range.end
             } else {
@@ -168,7 +169,7 @@ impl Integration {
             }
         }
         // SAFETY: the groups' bodies are this worker's.
-        unsafe { spin_all(states, self.drives.len(), groups, h) };
+        unsafe { spin_all(states, self.drives.len(), groups, (h, kernels)) };
         for i in range {
             // SAFETY: as above.
             unsafe {
@@ -428,7 +429,12 @@ impl SpinGroup {
 ///
 /// # Safety
 /// Each group's bodies must have slots in `states` that no one else touches meanwhile.
-unsafe fn spin_all(states: *mut BodyState, len: usize, groups: &[SpinGroup], h: Real) {
+unsafe fn spin_all(
+    states: *mut BodyState,
+    len: usize,
+    groups: &[SpinGroup],
+    (h, kernels): (Real, Kernels),
+) {
     // SAFETY: the caller's contract; the view is used for these bodies alone.
     let view = unsafe { StateView::from_raw(states, len) };
     #[cfg(target_arch = "x86_64")]
@@ -449,8 +455,8 @@ unsafe fn spin_all(states: *mut BodyState, len: usize, groups: &[SpinGroup], h: 
                 }
             }
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked); the rest is the caller's contract.
+        if kernels.avx2() {
+            // SAFETY: the CPU has AVX2 (`Kernels::avx2`); the rest is the caller's contract.
             return unsafe { avx2(view, groups, h) };
         }
     }
@@ -488,6 +494,11 @@ mod tests {
     use super::*;
     use crate::testing::Lcg;
     use crate::Quaternion;
+
+    /// This CPU's kernels at the default width.
+    fn kernels() -> Kernels {
+        Kernels::new(crate::kernels::SimdWidth::Auto)
+    }
 
     /// Random bodies, a third kinematic, a half with unequal moments, turned and spinning.
     fn bodies(rng: &mut Lcg, n: usize) -> (Vec<BodyState>, Vec<BodySim>) {
@@ -531,7 +542,14 @@ mod tests {
             let mut many = states.clone();
             for worker in 0..workers {
                 // SAFETY: a slot per body, one share at a time.
-                unsafe { integration.velocities(many.as_mut_ptr(), (worker, workers), h, None) };
+                unsafe {
+                    integration.velocities(
+                        many.as_mut_ptr(),
+                        (worker, workers),
+                        (h, kernels()),
+                        None,
+                    )
+                };
             }
             for (a, b) in one.iter().zip(&many) {
                 assert_eq!(a.linear_velocity, b.linear_velocity);
@@ -611,7 +629,7 @@ mod tests {
             }
             let at = Some(carry(&mut starts, &mut carried));
             // SAFETY: a slot per body, one worker.
-            unsafe { integration.velocities(states.as_mut_ptr(), (0, 1), h, at) };
+            unsafe { integration.velocities(states.as_mut_ptr(), (0, 1), (h, kernels()), at) };
             for i in 0..one.len() {
                 let (a, b) = (&one[i], &states[i]);
                 assert_eq!(
@@ -637,7 +655,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn positions_in_lanes_give_the_bits_of_one_body_at_a_time() {
-        if !std::arch::is_x86_feature_detected!("avx2") {
+        if !kernels().avx2() {
             return;
         }
         let mut rng = Lcg(14);
@@ -686,7 +704,7 @@ mod tests {
             first: true,
         };
         // SAFETY: a slot per body.
-        unsafe { integration.velocities(states.as_mut_ptr(), (0, 1), h, Some(carry)) };
+        unsafe { integration.velocities(states.as_mut_ptr(), (0, 1), (h, kernels()), Some(carry)) };
         let kick = Vector::new(0.0, 1.0, 0.0);
         for (state, sim) in states.iter_mut().zip(&sims) {
             if sim.is_dynamic() {
@@ -704,7 +722,7 @@ mod tests {
         }
         carry.first = false;
         // SAFETY: as above.
-        unsafe { integration.velocities(states.as_mut_ptr(), (0, 1), h, Some(carry)) };
+        unsafe { integration.velocities(states.as_mut_ptr(), (0, 1), (h, kernels()), Some(carry)) };
         for (a, b) in states.iter().zip(&want) {
             assert!((a.linear_velocity - b.linear_velocity).norm() < 1e-5);
             assert!((a.angular_velocity - b.angular_velocity).norm() < 1e-5);

@@ -17,6 +17,7 @@ pub mod graph;
 mod impact;
 mod integrate;
 pub mod joint;
+pub mod kernels;
 mod lanes;
 mod parallel;
 pub use parallel::share;

@@ -19,8 +19,9 @@
 //! and the passes' increments up to `λ_k`). Each body keeps its velocity as integrated at the
 //! start of a substep, and the next integration adds back the difference (see
 //! `integrate.rs`): one pass over the bodies instead of a pass over every
-//! contact and a barrier per colour. Joints re-prepare their rows between substeps, so a step
-//! with joints warm starts every substep.
+//! contact and a barrier per colour. A joint's directions turn with its bodies (each pass aims
+//! them again), and a wheel's rows follow its chassis, so a step with joints or vehicles warm
+//! starts every substep.
 
 use crate::body::Bodies;
 use crate::bundle::{self};
@@ -112,8 +113,7 @@ pub struct Solver {
 
 /// Fewest bundles a worker of the solve is given (see [`Solver::solve`]). `pyramid`'s ~170
 /// bundles (`--no-sleep`) solve in 0.39 ms on two workers against 0.55 on one (in runs where
-/// this project's two virtual cores sit near each other: docs/PERFORMANCE.md, fifteenth
-/// session); at 128 (before) they stayed on one. One under `cfg(fuzzing)` (which cargo-fuzz
+/// the machine's two virtual cores sit near each other); at 128 they stayed on one. One under `cfg(fuzzing)` (which cargo-fuzz
 /// sets), so that the fuzz targets' small worlds take the split paths too.
 const BUNDLES_PER_WORKER: usize = if cfg!(fuzzing) { 1 } else { 64 };
 
@@ -137,8 +137,8 @@ impl Solver {
         self.pool.run_pieces(pieces, work);
     }
 
-    /// Whether this step's warm start is carried between substeps: when no joint re-prepares
-    /// its rows (the module's documentation).
+    /// Whether this step's warm start is carried between substeps: when it has no joint and
+    /// no vehicle, whose rows turn with their bodies (the module's documentation).
     fn carries_warm_start(&self) -> bool {
         #[cfg(test)]
         if self.classic_warm_start {
@@ -189,7 +189,7 @@ impl Solver {
                 c.reset_impulses();
             }
         }
-        let lanes = step.lanes;
+        let lanes = step.kernels.lanes();
         let rigid = [joint_settings.stabilisation, Softness::RIGID];
         // The chains' runs and the joints' colours depend only on which bodies each part
         // joins, whether those move, which point parts are rigid, and (the colours) which
@@ -257,7 +257,7 @@ impl Solver {
             Lists::of(&mut self.bundles.eight),
         );
         let (states, body_count) = (Shared(bodies.states.as_mut_ptr()), bodies.len());
-        // Warm starting is carried between substeps unless a joint re-prepares its rows.
+        // Warm starting is carried between substeps unless a joint's or a wheel's rows turn.
         let carry = self.carries_warm_start();
         if carry {
             // The first substep writes every moving body's slot before any is read.
@@ -281,7 +281,6 @@ impl Solver {
             integration: &self.integration,
             starts,
             lists,
-            lanes,
             colours: &self.bundles.colours,
             colour_lists: &self.colouring.colours,
             spans: &self.bundles.spans,

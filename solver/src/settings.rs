@@ -2,6 +2,7 @@
 //! many lanes and threads. The engine's `World` holds one; a step derives what its stages read
 //! from it once ([`crate::step::StepContext`]).
 
+use crate::kernels::SimdWidth;
 use crate::Real;
 
 /// Most worker threads.
@@ -80,39 +81,6 @@ pub struct SolverSettings {
     /// many as the machine has cores ([`SolverSettings::workers`]), and on one without the
     /// `parallel` feature (default; off for wasm32 and other one-thread targets).
     pub threads: u32,
-}
-
-/// How many contacts of a colour the solver works on at once.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum SimdWidth {
-    /// Eight lanes where the CPU has AVX2, else four.
-    #[default]
-    Auto,
-    /// One at a time.
-    Scalar,
-    /// Four lanes (SSE2 on x86-64).
-    Four,
-    /// Eight lanes (AVX2 if the CPU has it, else two SSE2 halves).
-    Eight,
-}
-
-impl SimdWidth {
-    /// The lane count this choice means on this CPU.
-    pub fn lanes(self) -> usize {
-        match self {
-            SimdWidth::Scalar => 1,
-            SimdWidth::Four => 4,
-            SimdWidth::Eight => 8,
-            SimdWidth::Auto => {
-                #[cfg(target_arch = "x86_64")]
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    return 8;
-                }
-                4
-            }
-        }
-    }
 }
 
 impl Default for SolverSettings {

@@ -3,6 +3,7 @@
 //! passed down: the step and the substep and its inverse, how soft contacts and rigid joints
 //! are, how many workers and lanes. No stage recomputes `dt / substeps` its own way.
 
+use crate::kernels::Kernels;
 use crate::settings::SolverSettings;
 use crate::softness::Softness;
 use crate::{Real, Vector};
@@ -24,9 +25,9 @@ pub struct StepContext {
     pub joint: JointSettings,
     /// How many workers the step runs on ([`SolverSettings::workers`]).
     pub workers: usize,
-    /// How many contacts of a colour are solved side by side (1, 4 or 8:
-    /// [`crate::settings::SimdWidth::lanes`] on this CPU).
-    pub lanes: usize,
+    /// The kernels the step runs: how many contacts of a colour are solved side by side (1,
+    /// 4 or 8), and whether in their AVX2-compiled form.
+    pub kernels: Kernels,
     /// The settings the rest was made from (iterations, warm starting, restitution...).
     pub settings: SolverSettings,
 }
@@ -85,7 +86,7 @@ impl StepContext {
             contact,
             joint: JointSettings::new(s.joint_hertz, s.joint_damping_ratio, h),
             workers: s.workers(),
-            lanes: s.simd.lanes(),
+            kernels: Kernels::new(s.simd),
             settings: *s,
         }
     }

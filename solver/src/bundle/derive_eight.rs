@@ -5,8 +5,7 @@
 //! Why a second copy: written over [`F`]'s lane loops, the derivation is left to LLVM's SLP
 //! vectoriser, which on this code splits the eight lanes into groups (1, 4, 2, 1) or packs a
 //! vector's three components, or the four points, into one register instead: about half of
-//! its ~3,500 instructions a bundle ran 4-wide or scalar. Four ways of coaxing it failed
-//! (docs/PERFORMANCE.md, tenth session). Here every lane operation is one 8-wide instruction.
+//! its ~3,500 instructions a bundle ran 4-wide or scalar, and four ways of coaxing it failed. Here every lane operation is one 8-wide instruction.
 //! The passes, whose values come from transposes, vectorise well from the loops and keep them.
 //!
 //! Callable only from code compiled with AVX2 (the preparation's `#[target_feature]` function,

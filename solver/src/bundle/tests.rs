@@ -149,7 +149,7 @@ fn wide_preparation_matches_the_scalar_one() {
 #[test]
 fn a_bundle_prepared_with_avx2_is_the_one_prepared_lane_by_lane() {
     /// # Safety
-    /// The CPU has AVX2 (checked below).
+    /// The CPU has AVX2 (`Kernels::avx2`, below).
     #[target_feature(enable = "avx2")]
     unsafe fn transposed(
         bundle: &mut Bundle<8>,
@@ -161,7 +161,7 @@ fn a_bundle_prepared_with_avx2_is_the_one_prepared_lane_by_lane() {
     ) {
         bundle.prepare_with::<true>(cold, inputs, sources, indices, settings);
     }
-    if !std::arch::is_x86_feature_detected!("avx2") {
+    if !crate::kernels::Kernels::new(crate::kernels::SimdWidth::Auto).avx2() {
         return;
     }
     let mut rng = Lcg(11);

@@ -11,6 +11,7 @@ use super::point::PointRow;
 use super::point_bundle::{self, PointBundle};
 use crate::body::StateView;
 use crate::graph::Colouring;
+use crate::kernels::Kernels;
 
 /// One pass over a colour's bundles, compiled for the default instruction set; `isotropic`:
 /// whether every body of the step's inverse inertia is a multiple of the identity
@@ -43,15 +44,15 @@ fn run<const L: usize, const AVX2: bool>(
     }
 }
 
-/// One pass over a colour's 8-lane bundles, with AVX2 when the CPU has it; the same operations,
-/// so the same bits, as [`pass`].
+/// One pass over a colour's 8-lane bundles, with AVX2 when `kernels` says the CPU has it; the
+/// same operations, so the same bits, as [`pass`].
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn pass_avx2(
     points: &mut [PointBundle<8>],
     lengths: &mut [LengthBundle<8>],
     bodies: StateView,
     pass: JointPass,
-    isotropic: bool,
+    (isotropic, kernels): (bool, Kernels),
 ) {
     /// # Safety
     /// The CPU has AVX2 (the caller checked it).
@@ -65,8 +66,8 @@ pub(crate) fn pass_avx2(
     ) {
         run::<8, true>(points, lengths, bodies, pass, isotropic);
     }
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` requires.
+    if kernels.avx2() {
+        // SAFETY: the CPU has AVX2 (`Kernels::avx2`), which is all `avx2` requires.
         unsafe { avx2(points, lengths, bodies, pass, isotropic) }
     } else {
         run::<8, false>(points, lengths, bodies, pass, isotropic);

@@ -21,6 +21,7 @@ use nalgebra::Matrix3;
 use super::ends::Ends;
 use super::part::JointFrame;
 use crate::body::{BodyState, Motion};
+use crate::kernels::Kernels;
 use crate::softness::Softness;
 use crate::wide::{F, V3};
 use crate::{Real, Vector};
@@ -164,15 +165,15 @@ pub(super) fn symmetric_inverse(k: &Matrix3<Real>) -> Option<Matrix3<Real>> {
 /// operations of [`mass_matrix`], [`lever`] and [`symmetric_inverse`] in their order, so the
 /// same bits (a unit test holds them to it). The scalar form was 8-9% of the joint grids'
 /// steps.
-pub(crate) fn prepare_masses(points: &mut [PointRow]) {
+pub(crate) fn prepare_masses(points: &mut [PointRow], kernels: Kernels) {
     #[cfg(target_arch = "x86_64")]
     {
         #[target_feature(enable = "avx2")]
         fn avx2(points: &mut [PointRow]) {
             masses_in_lanes::<8>(points, &mut MassLanes::default());
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked), all `avx2` asks.
+        if kernels.avx2() {
+            // SAFETY: the CPU has AVX2 (`Kernels::avx2`), all `avx2` asks.
             return unsafe { avx2(points) };
         }
     }
@@ -297,7 +298,7 @@ mod tests {
             // The CPU's path, and the four-lane one (without AVX2) and one lane by name.
             let mut four = lanes.clone();
             let mut one = lanes.clone();
-            prepare_masses(&mut lanes);
+            prepare_masses(&mut lanes, Kernels::new(crate::kernels::SimdWidth::Auto));
             masses_in_lanes::<4>(&mut four, &mut MassLanes::default());
             masses_in_lanes::<1>(&mut one, &mut MassLanes::default());
             let bits = |m: &Matrix3<Real>| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>();

@@ -5,7 +5,7 @@
 //! it: a humanoid dropped feet first from 2 m parted its ankles by 3.7 cm and bent them 28
 //! degrees past their cones, the body's weight arriving through the light feet faster than
 //! Gauss-Seidel passes it on. Moving the bodies takes the error out where it is; velocities are
-//! left as solved. The passes walk the joints' colours as the velocity passes do (`pgs.rs`), on
+//! left as solved. The passes walk the joints' colours as the velocity passes do (`pgs/stages.rs`), on
 //! every worker.
 
 use super::part::JointFrame;

@@ -14,6 +14,7 @@ use crate::joint::{
     joint_pass, Chains, JointConstraint, JointPass, LengthBundle, PassContext, PointBundle,
     PointRow, Stamps, PROJECTION_PASSES,
 };
+use crate::kernels::Kernels;
 use crate::parallel::{share, Barrier, Shared};
 use crate::step::{ContactSettings, StepContext};
 use crate::vehicle::Vehicles;
@@ -33,7 +34,6 @@ pub(super) struct Stages<'a> {
     pub(super) starts: Option<(Shared<Velocities>, Shared<Velocities>)>,
     /// Each lane count's bundle list (only one is filled), and the colours' ranges in it.
     pub(super) lists: (Lists<1>, Lists<4>, Lists<8>),
-    pub(super) lanes: usize,
     pub(super) colours: &'a [std::ops::Range<usize>],
     /// The colours' contacts and each bundle's span of them (see [`Bundles`]).
     pub(super) colour_lists: &'a [Vec<u32>],
@@ -112,8 +112,12 @@ impl Stages<'_> {
                     carried: carried.0,
                     first: substep == 0,
                 });
-                self.integration
-                    .velocities(self.states.0, (worker, workers), h, carry)
+                self.integration.velocities(
+                    self.states.0,
+                    (worker, workers),
+                    (h, self.step.kernels),
+                    carry,
+                )
             };
             barrier.wait();
             self.impacts(worker);
@@ -205,7 +209,7 @@ impl Stages<'_> {
         let range = share(len, worker, workers);
         // SAFETY: disjoint shares of the rows.
         let mine = unsafe { std::slice::from_raw_parts_mut(rows.add(range.start), range.len()) };
-        crate::joint::prepare_masses(mine);
+        crate::joint::prepare_masses(mine, self.step.kernels);
     }
 
     /// This worker's share of the joint bundles (and, worker 0, the overflow's): filled from
@@ -223,7 +227,7 @@ impl Stages<'_> {
         );
         // SAFETY: disjoint shares of the bundles, laid out for the sources.
         unsafe {
-            match (self.lanes, fill_them) {
+            match (self.step.kernels.lanes(), fill_them) {
                 (1, true) => fill(self.joint_lists.0.raw(), sources, range, colouring, rows),
                 (1, false) => unpack(self.joint_lists.0.raw(), sources, range, colouring, rows),
                 (4, true) => fill(self.joint_lists.1.raw(), sources, range, colouring, rows),
@@ -281,10 +285,10 @@ impl Stages<'_> {
         };
         // SAFETY: disjoint shares of the filled list.
         unsafe {
-            match self.lanes {
+            match self.step.kernels.lanes() {
                 1 => prepare_part::<1, false>(&self.lists.0, range, &input),
                 4 => prepare_part::<4, false>(&self.lists.1, range, &input),
-                _ => prepare_part_eight(&self.lists.2, range, &input),
+                _ => prepare_part_eight(&self.lists.2, range, &input, self.step.kernels),
             }
         }
     }
@@ -298,7 +302,7 @@ impl Stages<'_> {
         let (contacts, len) = self.contacts;
         // SAFETY: disjoint shares; each bundle writes only its own contacts.
         unsafe {
-            match self.lanes {
+            match self.step.kernels.lanes() {
                 1 => unpack_part(&self.lists.0, range, contacts, len),
                 4 => unpack_part(&self.lists.1, range, contacts, len),
                 _ => unpack_part(&self.lists.2, range, contacts, len),
@@ -311,8 +315,8 @@ impl Stages<'_> {
         let range = share(self.body_count, worker, workers);
         // Eight at a time in lanes where the CPU has AVX2 (the same bits), the rest one by one.
         #[cfg(target_arch = "x86_64")]
-        let range = if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked); each worker takes a disjoint share of
+        let range = if self.step.kernels.avx2() {
+            // SAFETY: the CPU has AVX2 (`Kernels::avx2`); each worker takes a disjoint share of
             // the bodies, through the buffer's pointer taken before the workers started.
             let done = unsafe {
                 crate::integrate::positions_eights(self.states.0, range.clone(), self.step.h)
@@ -376,7 +380,7 @@ impl Stages<'_> {
             // SAFETY: within a colour the workers' parts are disjoint bundles touching
             // disjoint moving bodies; the barrier orders the colours.
             unsafe {
-                match self.lanes {
+                match self.step.kernels.lanes() {
                     1 => {
                         let (p, l) = self.joint_lists.0.parts(p, l);
                         joint_pass(p, l, view, pass, self.shape.isotropic)
@@ -388,7 +392,13 @@ impl Stages<'_> {
                     _ => {
                         let (p, l) = self.joint_lists.2.parts(p, l);
                         #[cfg(target_arch = "x86_64")]
-                        crate::joint::joint_pass_avx2(p, l, view, pass, self.shape.isotropic);
+                        crate::joint::joint_pass_avx2(
+                            p,
+                            l,
+                            view,
+                            pass,
+                            (self.shape.isotropic, self.step.kernels),
+                        );
                         #[cfg(not(target_arch = "x86_64"))]
                         joint_pass(p, l, view, pass, self.shape.isotropic);
                     }
@@ -561,7 +571,7 @@ impl Stages<'_> {
             // SAFETY: within a colour the workers' parts are disjoint bundles touching
             // disjoint moving bodies; the barrier orders the colours.
             unsafe {
-                match self.lanes {
+                match self.step.kernels.lanes() {
                     1 => {
                         let part = self.lists.0.part(start, len);
                         bundle::pass(part, view, &self.step.contact, pass, &self.shape)
@@ -573,7 +583,13 @@ impl Stages<'_> {
                     _ => {
                         let part = self.lists.2.part(start, len);
                         #[cfg(target_arch = "x86_64")]
-                        bundle::pass_avx2(part, view, &self.step.contact, pass, &self.shape);
+                        bundle::pass_avx2(
+                            part,
+                            view,
+                            &self.step.contact,
+                            pass,
+                            (&self.shape, self.step.kernels),
+                        );
                         #[cfg(not(target_arch = "x86_64"))]
                         bundle::pass(part, view, &self.step.contact, pass, &self.shape);
                     }
@@ -723,6 +739,7 @@ pub(super) unsafe fn prepare_part_eight(
     lists: &Lists<8>,
     range: std::ops::Range<usize>,
     input: &Preparation,
+    kernels: Kernels,
 ) {
     #[cfg(target_arch = "x86_64")]
     {
@@ -733,8 +750,8 @@ pub(super) unsafe fn prepare_part_eight(
             // SAFETY: passed on from the caller.
             unsafe { prepare_part::<8, true>(lists, range, input) }
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (just checked), which is all `avx2` adds to the
+        if kernels.avx2() {
+            // SAFETY: the CPU has AVX2 (`Kernels::avx2`), which is all `avx2` adds to the
             // caller's contract.
             return unsafe { avx2(lists, range, input) };
         }

@@ -3,7 +3,8 @@ use crate::body::Motion;
 use crate::body::{BodySim, BodyState, STATIC};
 use crate::contact::{ContactMaterial, ContactPointInput};
 use crate::joint::JointFrame;
-use crate::settings::{SimdWidth, SolverSettings};
+use crate::kernels::SimdWidth;
+use crate::settings::SolverSettings;
 use crate::testing::Lcg;
 use crate::{Matrix, Quaternion, Real};
 
