@@ -245,10 +245,14 @@ impl Scratch {
     }
 }
 
-/// A pointer shared by the workers of [`NarrowPhase::update_on`], each touching its own part.
-struct SharedMut<T>(*mut T);
-// SAFETY: the workers touch disjoint parts (see `update_on`).
-unsafe impl<T> Sync for SharedMut<T> {}
+/// One worker's share of [`NarrowPhase::update_on`]: a block of the pairs, their simplices, and
+/// the worker's buffers and tallies.
+pub struct UpdateBlock<'a> {
+    start: usize,
+    pairs: &'a mut [PairContact],
+    simplices: &'a mut [SimplexCache],
+    scratch: &'a mut Scratch,
+}
 
 /// Worker `worker` of `workers`'s block of `0..len`: consecutive blocks, the first ones one
 /// longer when `len` does not divide evenly.
@@ -681,15 +685,19 @@ impl NarrowPhase {
         true
     }
 
-    /// [`NarrowPhase::update`] split over `workers` threads: `run` must call its argument
-    /// with `(worker, workers)` for every worker of `workers` at once (on a thread pool), and
-    /// return when all have returned. Each worker updates a fixed block of the pairs, so the
-    /// result is the same bits as a serial update, whatever the count.
+    /// [`NarrowPhase::update`] split over `workers` threads, each a fixed block of the pairs, so
+    /// the result is the same bits as a serial update whatever the count. `run` is handed the
+    /// blocks (one a worker, in order) and what to do with each, `work(index, block)`; it must
+    /// call `work` once for each block (on a thread pool, at once or one after another) and
+    /// return when all are done.
     pub fn update_on<S: ProxyShapes + Sync + ?Sized>(
         &mut self,
         shapes: &S,
         workers: usize,
-        run: impl FnOnce(&(dyn Fn(usize, usize) + Sync)),
+        run: impl for<'b> FnOnce(
+            &mut (dyn Iterator<Item = UpdateBlock<'b>> + 'b),
+            &(dyn Fn(usize, UpdateBlock<'b>) + Sync),
+        ),
     ) {
         if self.skip_if_settled(shapes) {
             return;
@@ -697,33 +705,41 @@ impl NarrowPhase {
         let workers = workers.max(1);
         self.scratch.resize_with(workers, Scratch::default);
         let margin = self.margin;
-        let len = self.contacts.len();
-        let contacts = SharedMut(self.contacts.as_mut_ptr());
-        let simplices = SharedMut(self.simplices.as_mut_ptr());
-        let scratches = SharedMut(self.scratch.as_mut_ptr());
-        run(&|worker, count| {
-            if count != workers || worker >= workers {
-                return;
-            }
-            let (contacts, simplices, scratches) = (&contacts, &simplices, &scratches);
-            let range = share(len, worker, workers);
-            // SAFETY: each worker takes its own scratch and its own block of the pairs and of
-            // their simplices (as many as pairs), through pointers that stay valid until
-            // `run` returns.
-            let (scratch, pairs, simplices) = unsafe {
-                (
-                    &mut *scratches.0.add(worker),
-                    std::slice::from_raw_parts_mut(contacts.0.add(range.start), range.len()),
-                    std::slice::from_raw_parts_mut(simplices.0.add(range.start), range.len()),
-                )
-            };
+        let len = self.contacts.len().min(self.simplices.len());
+        let (mut pairs, mut simplices) = (&mut self.contacts[..len], &mut self.simplices[..len]);
+        // Each worker's block of the pairs and of their simplices, split off in turn.
+        let mut blocks =
+            self.scratch[..workers]
+                .iter_mut()
+                .enumerate()
+                .map(move |(worker, scratch)| {
+                    let range = share(len, worker, workers);
+                    let (mine, rest) = std::mem::take(&mut pairs).split_at_mut(range.len());
+                    pairs = rest;
+                    let (their_simplices, rest) =
+                        std::mem::take(&mut simplices).split_at_mut(range.len());
+                    simplices = rest;
+                    UpdateBlock {
+                        start: range.start,
+                        pairs: mine,
+                        simplices: their_simplices,
+                        scratch,
+                    }
+                });
+        run(&mut blocks, &|_, block| {
+            let UpdateBlock {
+                start,
+                pairs,
+                simplices,
+                scratch,
+            } = block;
             scratch.start();
             for offset in 0..pairs.len() {
                 prefetch(pairs, offset + PREFETCH_AHEAD);
                 update_pair(
                     &mut pairs[offset],
                     &mut simplices[offset],
-                    range.start + offset,
+                    start + offset,
                     shapes,
                     margin,
                     scratch,

@@ -311,3 +311,25 @@ fn the_cpu_is_asked_once() {
     assert_eq!(asking.len(), 1, "{asking:?}");
     assert!(asking[0].ends_with("kernels.rs"), "{asking:?}");
 }
+
+/// One type hands a pointer to several workers at once (`sprung_solver::Shared`): no other
+/// `unsafe impl Sync` in the engine's crates.
+#[test]
+fn one_pointer_is_shared_between_workers() {
+    let mut files = Vec::new();
+    for krate in ["spring", "collision", "solver", "engine", "control"] {
+        sources(&root().join(krate).join("src"), &mut files);
+    }
+    let mut impls = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a readable source");
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("unsafe impl") && code.contains("Sync for") {
+                impls.push(format!("{}: {}", file.display(), code.trim()));
+            }
+        }
+    }
+    assert_eq!(impls.len(), 1, "{impls:?}");
+    assert!(impls[0].contains("Sync for Shared<T>"), "{impls:?}");
+}

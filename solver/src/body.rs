@@ -14,6 +14,7 @@
 //! engine at the start of a step. Out: velocities, and after [`Bodies::finalize`] the centre of
 //! mass's pose at the end of the step.
 
+use crate::parallel::Shared;
 use crate::{Matrix, Quaternion, Real, Vector};
 
 /// The index rows use for a static body (or the world).
@@ -290,16 +291,11 @@ impl Bodies {
 /// unsynchronised writes sound; the type is therefore crate-private.
 #[derive(Clone, Copy)]
 pub(crate) struct StateView<'a> {
-    states: *mut BodyState,
+    /// The buffer, shared as [`Shared`]'s contract allows (the type's doc says how).
+    states: Shared<BodyState>,
     len: usize,
     _borrow: std::marker::PhantomData<&'a mut [BodyState]>,
 }
-
-// SAFETY: see the type's doc: workers write disjoint bodies, synchronised by barriers between
-// the colours.
-unsafe impl Send for StateView<'_> {}
-// SAFETY: as `Send`'s.
-unsafe impl Sync for StateView<'_> {}
 
 impl<'a> StateView<'a> {
     /// A view of `len` states at `states`, for workers that share the buffer.
@@ -309,7 +305,7 @@ impl<'a> StateView<'a> {
     /// doc says.
     pub(crate) unsafe fn from_raw(states: *mut BodyState, len: usize) -> StateView<'a> {
         StateView {
-            states,
+            states: Shared(states),
             len,
             _borrow: std::marker::PhantomData,
         }
@@ -318,7 +314,7 @@ impl<'a> StateView<'a> {
     /// A view of `states` for one worker alone (the serial stage, tests).
     pub(crate) fn of(states: &'a mut [BodyState]) -> StateView<'a> {
         StateView {
-            states: states.as_mut_ptr(),
+            states: Shared(states.as_mut_ptr()),
             len: states.len(),
             _borrow: std::marker::PhantomData,
         }
@@ -329,7 +325,7 @@ impl<'a> StateView<'a> {
     pub(crate) fn get(&self, index: u32) -> BodyState {
         if (index as usize) < self.len {
             // SAFETY: in bounds; no other worker writes this body during this colour.
-            unsafe { *self.states.add(index as usize) }
+            unsafe { *self.states.0.add(index as usize) }
         } else {
             BodyState::STATIC
         }
@@ -340,7 +336,7 @@ impl<'a> StateView<'a> {
     #[inline(always)]
     pub(crate) fn slot(&self, index: u32) -> Option<*mut BodyState> {
         // SAFETY: in bounds; what may be done with the pointer is the type's doc.
-        ((index as usize) < self.len).then(|| unsafe { self.states.add(index as usize) })
+        ((index as usize) < self.len).then(|| unsafe { self.states.0.add(index as usize) })
     }
 
     /// Sets body `index`'s rotation since the step began (nothing for a static body).
@@ -348,7 +344,7 @@ impl<'a> StateView<'a> {
     pub(crate) fn set_rotation(&self, index: u32, q: Quaternion) {
         if (index as usize) < self.len {
             // SAFETY: in bounds; this worker is the only one touching this body now.
-            unsafe { (*self.states.add(index as usize)).delta_rotation = q }
+            unsafe { (*self.states.0.add(index as usize)).delta_rotation = q }
         }
     }
 
@@ -358,7 +354,7 @@ impl<'a> StateView<'a> {
         if (index as usize) < self.len {
             // SAFETY: in bounds; this worker is the only one touching this body now.
             unsafe {
-                let s = &mut *self.states.add(index as usize);
+                let s = &mut *self.states.0.add(index as usize);
                 s.delta_position = position;
                 s.delta_rotation = rotation;
             }
@@ -371,7 +367,7 @@ impl<'a> StateView<'a> {
         if (index as usize) < self.len {
             // SAFETY: in bounds; this worker is the only one touching this body now.
             unsafe {
-                let s = &mut *self.states.add(index as usize);
+                let s = &mut *self.states.0.add(index as usize);
                 s.linear_velocity = v;
                 s.angular_velocity = w;
             }

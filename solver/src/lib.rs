@@ -20,7 +20,7 @@ pub mod joint;
 pub mod kernels;
 mod lanes;
 mod parallel;
-pub use parallel::share;
+pub use parallel::{share, Shared};
 pub mod pgs;
 mod rotation;
 pub mod row;

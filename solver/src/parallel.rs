@@ -118,9 +118,11 @@ pub fn share(len: usize, worker: usize, workers: usize) -> std::ops::Range<usize
     start..start + base + usize::from(worker < extra)
 }
 
-/// A pointer the workers share; what each may touch through it, and when, is the stage list's
-/// contract (module doc).
-pub(crate) struct Shared<T>(pub(crate) *mut T);
+/// A pointer the workers share: the one way the engine's crates hand a buffer to several
+/// workers at once. What each may touch through it, and when, is its user's contract (the
+/// solver's stage list: the module doc; the engine's stages: each says so where it makes one),
+/// always disjoint parts between barriers.
+pub struct Shared<T>(pub *mut T);
 
 // (By hand: the derives would ask `T: Copy`, and a pointer is copied whatever it points to.)
 impl<T> Clone for Shared<T> {
@@ -130,7 +132,7 @@ impl<T> Clone for Shared<T> {
 }
 impl<T> Copy for Shared<T> {}
 
-// SAFETY: the stage list gives each worker disjoint parts between barriers.
+// SAFETY: every user gives each worker disjoint parts between barriers (the type's doc).
 unsafe impl<T> Send for Shared<T> {}
 // SAFETY: as `Send`'s.
 unsafe impl<T> Sync for Shared<T> {}

@@ -167,9 +167,11 @@ fn an_update_split_over_workers_is_the_serial_one() {
         assert!(!serial.watched().is_empty());
         for (k, narrow) in split.iter_mut().enumerate() {
             let workers = k + 2;
-            narrow.update_on(colliders.as_slice(), workers, |work| {
-                for w in (0..workers).rev() {
-                    work(w, workers);
+            narrow.update_on(colliders.as_slice(), workers, |blocks, work| {
+                let blocks: Vec<_> = blocks.enumerate().collect();
+                assert_eq!(blocks.len(), workers);
+                for (w, block) in blocks.into_iter().rev() {
+                    work(w, block);
                 }
             });
             assert_eq!(narrow.watched(), serial.watched(), "{workers} workers");

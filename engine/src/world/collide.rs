@@ -2,12 +2,12 @@
 //! phase, which pairs may touch, the narrow phase's view of the colliders, and colliders put
 //! where the step left their bodies.
 
-use super::rows::Blocks;
 use super::*;
 use crate::handle::ArenaRun;
 use parry3d::bounding_volume::Aabb;
 use sprung_solver::settings::MAX_THREADS;
 use sprung_solver::step::StepContext;
+use sprung_solver::Shared;
 
 /// Least work (in recycled pairs, see [`QUERY_WEIGHT`]) for which the narrow phase is split
 /// over threads: below it, handing out the work costs more than it saves. Measured on two
@@ -52,11 +52,11 @@ impl World {
         // Each live collider has a proxy of its own (a restored world's are checked to map
         // back to their colliders), so no two runs write the same proxy's motion.
         let motions = (
-            Blocks(self.proxy_motion.as_mut_ptr()),
+            Shared(self.proxy_motion.as_mut_ptr()),
             self.proxy_motion.len(),
         );
         let motion_of = |ProxyId(index): ProxyId, motion: ProxyMotion| {
-            let (Blocks(list), len) = &motions;
+            let (Shared(list), len) = &motions;
             if (index as usize) < *len {
                 // SAFETY: in bounds, no other worker writes this element (above), and nothing
                 // reads the list until `run_pieces` returns.
@@ -136,8 +136,9 @@ impl World {
         let work = pairs + QUERY_WEIGHT * pairs.saturating_sub(cheap);
         if workers > 1 && work >= PARALLEL_WORK && moving() >= PARALLEL_PROXIES {
             let solver = &mut self.solver;
-            self.narrow_phase
-                .update_on(&view, workers, |work| solver.run_on_workers(workers, work));
+            self.narrow_phase.update_on(&view, workers, |blocks, work| {
+                solver.run_pieces(blocks, work)
+            });
         } else {
             self.narrow_phase.update(&view);
         }

@@ -1,8 +1,8 @@
 //! Contacts and sensor overlaps that began or ended, reported as events after the solve.
 
-use super::rows::Blocks;
 use super::*;
 use sprung_collision::narrow_phase::{prefetch_record, PairContact};
+use sprung_solver::Shared;
 
 impl World {
     /// Hands each contact's accumulated impulses back to its pair for the next warm start,
@@ -33,8 +33,8 @@ impl World {
             let workers = self.report_blocks.len();
             self.block_events.resize_with(workers, Vec::new);
             let (pairs, updated) = self.narrow_phase.contacts_mut_and_updated();
-            let pairs = Blocks(pairs.as_mut_ptr());
-            let events = Blocks(self.block_events.as_mut_ptr());
+            let pairs = Shared(pairs.as_mut_ptr());
+            let events = Shared(self.block_events.as_mut_ptr());
             // Out of the solver while its pool runs the walk (a move of the list's handle).
             let solved = std::mem::take(&mut self.solver.contacts);
             let (blocks, contacts) = (&self.report_blocks, solved.as_slice());

@@ -6,6 +6,7 @@ use super::events::ReportBlock;
 use super::*;
 use sprung_solver::body::BodySim;
 use sprung_solver::step::StepContext;
+use sprung_solver::Shared;
 
 /// How many pairs ahead the walks over the watched pairs ask for a record (each is 512 bytes,
 /// its manifolds past the first cache line: the walks waited on each one's load).
@@ -219,13 +220,6 @@ fn make_room((contacts, sources): (&mut Vec<Contact>, &mut Vec<(u32, u32)>), roo
     sources.resize(room, (0, 0));
 }
 
-/// A pointer the workers of `build_contacts` and `report_touching` share, each touching its
-/// own block of the list through it (and those of `update_broad_phase`, each its own
-/// colliders' proxies' motions).
-pub(super) struct Blocks<T>(pub(super) *mut T);
-// SAFETY: the workers touch disjoint elements (see the stages above).
-unsafe impl<T> Sync for Blocks<T> {}
-
 impl World {
     /// Brings the tables [`ContactInput`] reads up to date.
     fn refresh_contact_tables(&mut self) {
@@ -268,9 +262,9 @@ impl World {
         self.contact_counts.clear();
         self.contact_counts.resize(workers, None);
         if workers > 1 && step.workers > 1 {
-            let out = Blocks(self.solver.contacts.as_mut_ptr());
-            let sources = Blocks(self.contact_sources.as_mut_ptr());
-            let counts = Blocks(self.contact_counts.as_mut_ptr());
+            let out = Shared(self.solver.contacts.as_mut_ptr());
+            let sources = Shared(self.contact_sources.as_mut_ptr());
+            let counts = Shared(self.contact_counts.as_mut_ptr());
             self.solver.run_on_workers(workers, &|worker, count| {
                 if count != workers || worker >= workers {
                     return;

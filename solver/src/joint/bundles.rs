@@ -12,6 +12,7 @@ use super::point_bundle::{self, PointBundle};
 use crate::body::StateView;
 use crate::graph::Colouring;
 use crate::kernels::Kernels;
+use crate::parallel::Shared;
 
 /// One pass over a colour's bundles, compiled for the default instruction set; `isotropic`:
 /// whether every body of the step's inverse inertia is a multiple of the identity
@@ -162,16 +163,16 @@ pub(crate) struct JointBundles {
 /// them (each bundle's parts are its own).
 #[derive(Clone, Copy)]
 pub(crate) struct Rows {
-    pub(crate) points: (*mut PointRow, usize),
-    pub(crate) lengths: (*mut LengthRow, usize),
+    pub(crate) points: (Shared<PointRow>, usize),
+    pub(crate) lengths: (Shared<LengthRow>, usize),
 }
 
 impl Rows {
     /// The rows of `points` and `lengths`.
     pub(crate) fn of(points: &mut [PointRow], lengths: &mut [LengthRow]) -> Rows {
         Rows {
-            points: (points.as_mut_ptr(), points.len()),
-            lengths: (lengths.as_mut_ptr(), lengths.len()),
+            points: (Shared(points.as_mut_ptr()), points.len()),
+            lengths: (Shared(lengths.as_mut_ptr()), lengths.len()),
         }
     }
 
@@ -275,8 +276,8 @@ impl Rows {
         // SAFETY: the caller's contract.
         unsafe {
             (
-                std::slice::from_raw_parts(self.points.0, self.points.1),
-                std::slice::from_raw_parts(self.lengths.0, self.lengths.1),
+                std::slice::from_raw_parts(self.points.0 .0, self.points.1),
+                std::slice::from_raw_parts(self.lengths.0 .0, self.lengths.1),
             )
         }
     }
@@ -301,13 +302,13 @@ pub(crate) unsafe fn unpack<const L: usize>(
         for b in range.0 {
             let bundle = &*point_bundles.add(b);
             for (lane, &i) in sources.0[b].indices(colouring).iter().enumerate() {
-                (*rows.points.0.add(i as usize)).impulse = bundle.impulse(lane);
+                (*rows.points.0 .0.add(i as usize)).impulse = bundle.impulse(lane);
             }
         }
         for b in range.1 {
             let bundle = &*length_bundles.add(b);
             for (lane, &i) in sources.1[b].indices(colouring).iter().enumerate() {
-                (*rows.lengths.0.add((i - split) as usize)).impulse = bundle.impulse(lane);
+                (*rows.lengths.0 .0.add((i - split) as usize)).impulse = bundle.impulse(lane);
             }
         }
     }

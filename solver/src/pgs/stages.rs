@@ -79,9 +79,6 @@ pub(super) struct Stages<'a> {
     pub(super) barrier: &'a Barrier,
 }
 
-// SAFETY: the shared pointers are used as `run`'s contract says.
-unsafe impl Sync for Stages<'_> {}
-
 impl Stages<'_> {
     /// Worker `worker` of `workers`'s part of the step: integration of its share of the
     /// bodies, its share of each colour's bundles and joints, and (worker 0 only) the serial
@@ -208,7 +205,7 @@ impl Stages<'_> {
         let (rows, len) = self.joint_rows.points;
         let range = share(len, worker, workers);
         // SAFETY: disjoint shares of the rows.
-        let mine = unsafe { std::slice::from_raw_parts_mut(rows.add(range.start), range.len()) };
+        let mine = unsafe { std::slice::from_raw_parts_mut(rows.0.add(range.start), range.len()) };
         crate::joint::prepare_masses(mine, self.step.kernels);
     }
 
@@ -345,7 +342,7 @@ impl Stages<'_> {
                     joints: std::slice::from_raw_parts_mut(self.joints.0 .0, self.joints.1),
                     vehicles: &mut *self.vehicles.0,
                     points: std::slice::from_raw_parts_mut(
-                        self.joint_rows.points.0,
+                        self.joint_rows.points.0 .0,
                         self.joint_rows.points.1,
                     ),
                     chains: &mut *self.chains.0,
