@@ -32,6 +32,7 @@
 //! - **Characters**: [`CharacterController`], sprung-control's kinematic character.
 //! - **Vehicles**: [`Vehicle`] on a body's entity puts wheels under it, driven through
 //!   [`VehicleControls`]; the plugin spawns a child entity per wheel ([`VehicleWheel`]).
+//!   [`Hover`] makes a hover racer of a body, driven through [`HoverControls`].
 //! - **Worlds**: [`PhysicsWorld`] on an entity; the plugin spawns the default one
 //!   ([`DefaultPhysicsWorld`]), [`InWorld`] puts a body, ragdoll or character in another.
 //!   [`Gravity`] and [`PhysicsSettings`] (solver, sleep) are the default world's.
@@ -71,16 +72,20 @@ pub use ragdoll::{Ragdoll, RagdollLink, RagdollPart};
 pub use sprung;
 pub use sprung::vehicle::{VehicleBuilder, VehicleInput};
 pub use sprung::{JointBuilder, QueryFilter, RagdollBuilder, Shape, SleepSettings, SolverSettings};
-pub use vehicle::{Vehicle, VehicleControls, VehicleLink, VehicleWheel};
+pub use sprung_control::{HoverInput, HoverRacer, HoverSettings};
+pub use vehicle::{
+    Hover, HoverControls, HoverLink, Vehicle, VehicleControls, VehicleLink, VehicleWheel,
+};
 pub use world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 
 /// What a game imports.
 pub mod prelude {
     pub use crate::{
         CharacterController, CharacterSettings, Collider, ContactBegan, ContactEnded,
-        DefaultPhysicsWorld, Gravity, InWorld, Joint, JointBuilder, PhysicsSettings, PhysicsWorld,
-        QueryFilter, Ragdoll, RagdollBuilder, RagdollPart, RayHit, RigidBody, SensorEntered,
-        SensorLeft, Shape, ShapeHit, SpatialQuery, SprungPlugin, SprungSystems, Vehicle,
-        VehicleBuilder, VehicleControls, VehicleInput, VehicleWheel, Velocity, WorldJoint,
+        DefaultPhysicsWorld, Gravity, Hover, HoverControls, HoverInput, HoverSettings, InWorld,
+        Joint, JointBuilder, PhysicsSettings, PhysicsWorld, QueryFilter, Ragdoll, RagdollBuilder,
+        RagdollPart, RayHit, RigidBody, SensorEntered, SensorLeft, Shape, ShapeHit, SpatialQuery,
+        SprungPlugin, SprungSystems, Vehicle, VehicleBuilder, VehicleControls, VehicleInput,
+        VehicleWheel, Velocity, WorldJoint,
     };
 }

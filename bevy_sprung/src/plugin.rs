@@ -10,7 +10,7 @@ use crate::components::{
 use crate::convert;
 use crate::messages::{ContactBegan, ContactEnded, SensorEntered, SensorLeft};
 use crate::ragdoll::{prepare_ragdolls, Ragdolls};
-use crate::vehicle::{prepare_vehicles, write_wheels, Vehicles};
+use crate::vehicle::{prepare_hovers, prepare_vehicles, write_wheels, Vehicles};
 use crate::world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 use bevy::app::{RunFixedMainLoop, RunFixedMainLoopSystems};
 use bevy::ecs::intern::Interned;
@@ -156,6 +156,7 @@ impl Plugin for SprungPlugin {
                         prepare_colliders,
                         prepare_ragdolls,
                         prepare_vehicles,
+                        prepare_hovers,
                         prepare_joints,
                     )
                         .chain()

@@ -14,6 +14,7 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use sprung::vehicle::{VehicleBuilder, VehicleHandle, VehicleInput};
 use sprung::BodyHandle;
+use sprung_control::{HoverInput, HoverRacer, HoverSettings};
 
 /// Wheels under this entity's body, as `VehicleBuilder` describes them (its `chassis` is
 /// ignored: the plugin sets it to the entity's body).
@@ -198,6 +199,99 @@ pub(crate) fn write_wheels(
                 continue;
             };
             place(&mut transform, &pose);
+        }
+    }
+}
+
+/// A hover racer on this entity's body (sprung-control's [`HoverRacer`]: springs along rays
+/// from pads hold it at its height, an upright spring keeps it level, capped motors drive and
+/// turn it), driven through [`HoverControls`] before every step.
+#[derive(Component, Clone, Debug)]
+#[require(HoverControls)]
+pub struct Hover(pub HoverSettings);
+
+/// What the pilot does: set it from input (throttle and steering in [-1, 1]); the plugin
+/// drives the racer with it before every step. Values out of range are refused with a warning
+/// and the racer left as the last good ones set it.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct HoverControls(pub HoverInput);
+
+/// The racer the plugin made for a [`Hover`] entity, in the entity's world (its joints:
+/// `racer.joints()`). Added by the plugin.
+#[derive(Component, Debug)]
+pub struct HoverLink {
+    /// The entity of its [`PhysicsWorld`].
+    pub world: Entity,
+    /// The racer.
+    pub racer: HoverRacer,
+}
+
+/// Hover entities whose body is in and whose racer is not yet.
+type NewHovers<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Hover,
+        &'static HoverControls,
+        &'static BodyLink,
+    ),
+    (Without<HoverLink>, Without<Refused>),
+>;
+
+/// Takes the racers off the entities whose `Hover` was removed, makes the new ones' (in entity
+/// index order), and drives every racer with its controls.
+pub(crate) fn prepare_hovers(
+    mut commands: Commands,
+    mut worlds: Query<&mut PhysicsWorld>,
+    mut removed: RemovedComponents<Hover>,
+    new: NewHovers,
+    mut racers: Query<(Entity, &mut HoverLink, Option<&HoverControls>)>,
+) {
+    for entity in removed.read() {
+        // (A despawned entity's racer went with its body.)
+        let Ok((_, link, _)) = racers.get(entity) else {
+            continue;
+        };
+        if let Ok(mut world) = worlds.get_mut(link.world) {
+            let (pads, upright, motors, turn) = link.racer.joints();
+            for joint in pads.iter().chain([&upright, &turn]).chain(&motors) {
+                let _ = world.world.remove_joint(*joint);
+            }
+        }
+        commands.entity(entity).remove::<HoverLink>();
+    }
+    let mut new: Vec<_> = new.iter().collect();
+    new.sort_unstable_by_key(|(entity, ..)| entity.index_u32());
+    for (entity, hover, controls, body) in new {
+        let Ok(mut world) = worlds.get_mut(body.world) else {
+            continue;
+        };
+        match HoverRacer::new(&mut world.world, body.handle, hover.0.clone()) {
+            Ok(mut racer) => {
+                // Driven from its first step, as the racers already made below.
+                if let Err(error) = racer.drive(&mut world.world, controls.0) {
+                    warn!("{entity}: its hover controls were refused: {error}");
+                }
+                commands.entity(entity).insert(HoverLink {
+                    world: body.world,
+                    racer,
+                });
+            }
+            Err(error) => {
+                warn!("{entity}: its hover racer was refused: {error}");
+                commands.entity(entity).insert(Refused(error));
+            }
+        }
+    }
+    for (entity, mut link, controls) in &mut racers {
+        let input = controls.map_or(HoverInput::default(), |c| c.0);
+        let link = &mut *link;
+        let Ok(mut world) = worlds.get_mut(link.world) else {
+            continue;
+        };
+        if let Err(error) = link.racer.drive(&mut world.world, input) {
+            warn!("{entity}: its hover controls were refused: {error}");
         }
     }
 }

@@ -8,7 +8,7 @@ mod common;
 use bevy::prelude::*;
 use bevy_sprung::convert;
 use bevy_sprung::prelude::*;
-use bevy_sprung::sprung::{self, ColliderBuilder, RigidBodyBuilder};
+use bevy_sprung::sprung::{self, ColliderBuilder};
 use bevy_sprung::{Refused, VehicleLink};
 
 const START: Vec3 = Vec3::new(0.0, 1.0, 0.0);
@@ -53,15 +53,7 @@ fn a_driven_car_is_the_bare_engines_car_bit_for_bit_at_every_step() {
     let car = spawn_car(&mut app, START);
     let dt = common::fixed_dt(&app);
     // The same scene in the same order: the ground, the chassis and its collider, the car.
-    let mut bare = sprung::World::default();
-    let ground = bare.add_body(RigidBodyBuilder::fixed()).unwrap();
-    let halfspace = ColliderBuilder::halfspace(sprung::math::Vector::y());
-    bare.add_collider(halfspace, ground).unwrap();
-    let pose = convert::pose(&Transform::from_translation(START));
-    let body = bare
-        .add_body(RigidBodyBuilder::dynamic().pose(pose))
-        .unwrap();
-    bare.add_collider(chassis(), body).unwrap();
+    let (mut bare, body) = common::bare_beside(START, chassis());
     let vehicle = bare
         .add_vehicle(sprung::vehicle::VehicleBuilder::car(body))
         .unwrap();

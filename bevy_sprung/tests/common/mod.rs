@@ -26,3 +26,24 @@ pub fn fixed_dt(app: &App) -> f32 {
         .timestep()
         .as_secs_f32()
 }
+
+/// The bare engine's world as `headless(_, true)` starts it, and a dynamic body of `collider`
+/// at `at` added after the ground, as the plugin adds an entity spawned next: the same scene in
+/// the same order, to step beside the app.
+#[allow(dead_code)] // (not every test binary asks)
+pub fn bare_beside(
+    at: Vec3,
+    collider: bevy_sprung::sprung::ColliderBuilder,
+) -> (bevy_sprung::sprung::World, bevy_sprung::sprung::BodyHandle) {
+    use bevy_sprung::sprung::{ColliderBuilder, RigidBodyBuilder, World};
+    let mut bare = World::default();
+    let ground = bare.add_body(RigidBodyBuilder::fixed()).unwrap();
+    let halfspace = ColliderBuilder::halfspace(bevy_sprung::sprung::math::Vector::y());
+    bare.add_collider(halfspace, ground).unwrap();
+    let pose = bevy_sprung::convert::pose(&Transform::from_translation(at));
+    let body = bare
+        .add_body(RigidBodyBuilder::dynamic().pose(pose))
+        .unwrap();
+    bare.add_collider(collider, body).unwrap();
+    (bare, body)
+}
