@@ -4,13 +4,14 @@
 //! through its world after each step and writes its transform, drawn between fixed steps like
 //! the bodies'.
 
+use crate::components::{BodyLink, Refused, RigidBody, Velocity};
 use crate::convert;
 use crate::plugin::Interpolation;
 use crate::world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 use bevy::prelude::*;
 use sprung::math::{Point, Real};
 use sprung::QueryFilter;
-pub use sprung_control::{Character, CharacterSettings};
+pub use sprung_control::{Character, CharacterSettings, FloatingCharacter, FloatingSettings};
 
 /// A character the plugin walks through the world (the entity's own world, or the default).
 #[derive(Component, Debug)]
@@ -121,4 +122,121 @@ pub fn character(
     settings: CharacterSettings,
 ) -> Result<Character, sprung::Error> {
     Character::new(shape, Point::from(convert::vector(position)), settings)
+}
+
+/// A floating character to spawn at the entity's transform (sprung-control's
+/// [`FloatingCharacter`]: a dynamic body of `shape` held at its ride height by a spring along a
+/// ray, kept upright, walked by capped motors, so that it feels pushes). Its body becomes the
+/// entity's ([`RigidBody`], [`BodyLink`] added, written back like any body); the plugin walks
+/// it towards [`Floating::goal`] before every step.
+#[derive(Component, Clone, Debug)]
+#[require(Transform, Velocity)]
+pub struct Floating {
+    /// Its shape (its axis along the settings' `up`).
+    pub shape: sprung::Shape,
+    /// Its mass, ride height, springs and motors' force.
+    pub settings: FloatingSettings,
+    /// The velocity it walks towards (m/s, relative to the ground it rides; its part along
+    /// `up` is ignored).
+    pub goal: Vec3,
+}
+
+/// The character the plugin spawned for a [`Floating`] entity. Added by the plugin.
+#[derive(Component, Debug)]
+pub struct FloatingLink {
+    /// The entity of its [`PhysicsWorld`].
+    pub world: Entity,
+    /// The character (its body, joints and ground).
+    pub character: FloatingCharacter,
+}
+
+/// Floating entities not spawned yet.
+type NewFloating<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static Floating,
+        &'static Transform,
+        Option<&'static InWorld>,
+    ),
+    (Without<FloatingLink>, Without<BodyLink>, Without<Refused>),
+>;
+
+/// Spawns the new floating characters (in entity index order) and walks every one towards its
+/// goal.
+pub(crate) fn prepare_floating(
+    mut commands: Commands,
+    default_world: Res<DefaultPhysicsWorld>,
+    mut worlds: Query<&mut PhysicsWorld>,
+    new: NewFloating,
+    mut walking: Query<(Entity, &Floating, &mut FloatingLink)>,
+) {
+    let mut new: Vec<_> = new.iter().collect();
+    new.sort_unstable_by_key(|(entity, ..)| entity.index_u32());
+    for (entity, floating, transform, in_world) in new {
+        let world_entity = in_world.map_or(default_world.0, |w| w.0);
+        let Ok(mut world) = worlds.get_mut(world_entity) else {
+            continue;
+        };
+        let at = Point::from(convert::vector(transform.translation));
+        let spawned = FloatingCharacter::spawn(
+            &mut world.world,
+            floating.shape.clone(),
+            at,
+            floating.settings,
+        );
+        let mut character = match spawned {
+            Ok(character) => character,
+            Err(error) => {
+                warn!("{entity}: its floating character was refused: {error}");
+                commands.entity(entity).insert(Refused(error));
+                continue;
+            }
+        };
+        // Walked from its first step, as those spawned before.
+        if let Err(error) = character.walk(&mut world.world, convert::vector(floating.goal)) {
+            warn!("{entity}: its goal was refused: {error}");
+        }
+        let body = character.body();
+        world.insert(entity, body);
+        let colliders = world
+            .world
+            .body(body)
+            .map(|b| b.colliders().to_vec())
+            .unwrap_or_default();
+        for c in colliders {
+            world.colliders.insert(c, entity);
+        }
+        let (mut placed, mut velocity) = (*transform, Velocity::default());
+        if let Some(b) = world.world.body(body) {
+            convert::set_pose(&mut placed, b.pose());
+            velocity.linear = convert::vec3(&b.linear_velocity());
+            velocity.angular = convert::vec3(&b.angular_velocity());
+        }
+        commands.entity(entity).insert((
+            RigidBody::Dynamic,
+            placed,
+            velocity,
+            BodyLink {
+                world: world_entity,
+                handle: body,
+                written: (placed.translation, placed.rotation, velocity),
+            },
+            FloatingLink {
+                world: world_entity,
+                character,
+            },
+        ));
+    }
+    for (entity, floating, mut link) in &mut walking {
+        let link = &mut *link;
+        let Ok(mut world) = worlds.get_mut(link.world) else {
+            continue;
+        };
+        let goal = convert::vector(floating.goal);
+        if let Err(error) = link.character.walk(&mut world.world, goal) {
+            warn!("{entity}: its goal was refused: {error}");
+        }
+    }
 }

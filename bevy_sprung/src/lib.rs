@@ -29,7 +29,8 @@
 //!   body to the world (a mouse spring); [`JointLink`] (added) gives the handle to read or
 //!   drive them through [`PhysicsWorld::world_mut`].
 //! - **Ragdolls**: [`Ragdoll`] spawns an entity per part ([`RagdollPart`]).
-//! - **Characters**: [`CharacterController`], sprung-control's kinematic character.
+//! - **Characters**: [`CharacterController`], sprung-control's kinematic character; [`Floating`],
+//!   its floating character (a dynamic body on a ride spring, walked by motors).
 //! - **Vehicles**: [`Vehicle`] on a body's entity puts wheels under it, driven through
 //!   [`VehicleControls`]; the plugin spawns a child entity per wheel ([`VehicleWheel`]).
 //!   [`Hover`] makes a hover racer of a body, driven through [`HoverControls`].
@@ -58,7 +59,10 @@ mod ragdoll;
 mod vehicle;
 mod world;
 
-pub use character::{character, Character, CharacterController, CharacterSettings};
+pub use character::{
+    character, Character, CharacterController, CharacterSettings, Floating, FloatingCharacter,
+    FloatingLink, FloatingSettings,
+};
 pub use colliders::ColliderLink;
 pub use components::{
     BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
@@ -82,10 +86,10 @@ pub use world::{DefaultPhysicsWorld, InWorld, PhysicsWorld};
 pub mod prelude {
     pub use crate::{
         CharacterController, CharacterSettings, Collider, ContactBegan, ContactEnded,
-        DefaultPhysicsWorld, Gravity, Hover, HoverControls, HoverInput, HoverSettings, InWorld,
-        Joint, JointBuilder, PhysicsSettings, PhysicsWorld, QueryFilter, Ragdoll, RagdollBuilder,
-        RagdollPart, RayHit, RigidBody, SensorEntered, SensorLeft, Shape, ShapeHit, SpatialQuery,
-        SprungPlugin, SprungSystems, Vehicle, VehicleBuilder, VehicleControls, VehicleInput,
-        VehicleWheel, Velocity, WorldJoint,
+        DefaultPhysicsWorld, Floating, FloatingSettings, Gravity, Hover, HoverControls, HoverInput,
+        HoverSettings, InWorld, Joint, JointBuilder, PhysicsSettings, PhysicsWorld, QueryFilter,
+        Ragdoll, RagdollBuilder, RagdollPart, RayHit, RigidBody, SensorEntered, SensorLeft, Shape,
+        ShapeHit, SpatialQuery, SprungPlugin, SprungSystems, Vehicle, VehicleBuilder,
+        VehicleControls, VehicleInput, VehicleWheel, Velocity, WorldJoint,
     };
 }

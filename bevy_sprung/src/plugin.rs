@@ -2,7 +2,7 @@
 //! write-back) that user systems can be ordered around, and the transforms drawn between fixed
 //! steps from the engine's interpolated poses.
 
-use crate::character::{interpolate_characters, move_characters};
+use crate::character::{interpolate_characters, move_characters, prepare_floating};
 use crate::colliders::{prepare_colliders, ChildColliders};
 use crate::components::{
     BodyLink, Collider, Joint, JointLink, Refused, RigidBody, Velocity, WorldJoint,
@@ -157,6 +157,7 @@ impl Plugin for SprungPlugin {
                         prepare_ragdolls,
                         prepare_vehicles,
                         prepare_hovers,
+                        prepare_floating,
                         prepare_joints,
                     )
                         .chain()

@@ -35,15 +35,22 @@ pub fn bare_beside(
     at: Vec3,
     collider: bevy_sprung::sprung::ColliderBuilder,
 ) -> (bevy_sprung::sprung::World, bevy_sprung::sprung::BodyHandle) {
-    use bevy_sprung::sprung::{ColliderBuilder, RigidBodyBuilder, World};
-    let mut bare = World::default();
-    let ground = bare.add_body(RigidBodyBuilder::fixed()).unwrap();
-    let halfspace = ColliderBuilder::halfspace(bevy_sprung::sprung::math::Vector::y());
-    bare.add_collider(halfspace, ground).unwrap();
+    use bevy_sprung::sprung::RigidBodyBuilder;
+    let mut bare = bare_ground();
     let pose = bevy_sprung::convert::pose(&Transform::from_translation(at));
     let body = bare
         .add_body(RigidBodyBuilder::dynamic().pose(pose))
         .unwrap();
     bare.add_collider(collider, body).unwrap();
     (bare, body)
+}
+
+/// The bare engine's world as `headless(_, true)` starts it: a fixed half-space at y = 0.
+pub fn bare_ground() -> bevy_sprung::sprung::World {
+    use bevy_sprung::sprung::{ColliderBuilder, RigidBodyBuilder, World};
+    let mut bare = World::default();
+    let ground = bare.add_body(RigidBodyBuilder::fixed()).unwrap();
+    let halfspace = ColliderBuilder::halfspace(bevy_sprung::sprung::math::Vector::y());
+    bare.add_collider(halfspace, ground).unwrap();
+    bare
 }
