@@ -315,7 +315,7 @@ impl<const L: usize> Bundle<L> {
         indices: &[u32],
         settings: &ContactSettings,
     ) {
-        use crate::body::{BodySim, BodyState};
+        use crate::body::BodySim;
         use crate::contact::ContactPointInput;
         use crate::transpose::columns;
         use std::mem::offset_of;
@@ -332,7 +332,6 @@ impl<const L: usize> Bundle<L> {
             assert!(offset_of!(ContactPointInput, anchor_b) == 12);
             assert!(offset_of!(ContactPointInput, normal_impulse) == 28);
             assert!(offset_of!(BodySim, inv_mass) == 0 && offset_of!(BodySim, inv_inertia) == 4);
-            assert!(offset_of!(BodyState, angular_velocity) == 12);
         };
         /// Stands for a static body's masses and a missing point: ten zeros.
         static ZEROS: [f32; 10] = [0.0; 10];
@@ -354,7 +353,7 @@ impl<const L: usize> Bundle<L> {
         // initialised 4-byte words inside one value, at the offsets asserted above: a
         // contact's first eight, its friction impulse to its user index, a point's anchors to
         // its impulse, a body's inverse mass to its inertia's seventh entry and its inertia's
-        // second to ninth, a body state's first eight, or `ZEROS`.
+        // second to ninth, or `ZEROS`.
         let head = unsafe { columns(contact.map(|c| c as *const Contact as *const f32)) };
         this.pair.body_a = head[0].0.map(f32::to_bits);
         this.pair.body_b = head[1].0.map(f32::to_bits);

@@ -538,9 +538,8 @@ impl Stages<'_> {
     /// # Safety
     /// Only from the serial stage, which alone touches the bodies then.
     pub(super) unsafe fn joint_overflow(&self, bodies: &mut Bodies, pass: JointPass) {
-        // SAFETY: the caller's contract: this worker touches its share of the bodies alone
-        // until the next barrier.
-        let view = unsafe { StateView::from_raw(bodies.states.as_mut_ptr(), bodies.len()) };
+        // The serial stage holds the bodies whole.
+        let view = StateView::of(&mut bodies.states);
         let all = |n| 0..n;
         // SAFETY: the overflow lists are this stage's alone.
         unsafe {
