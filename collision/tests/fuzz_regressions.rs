@@ -518,3 +518,37 @@ fn closed_form_normals_are_unit_at_any_tiny_offset() {
         }
     }
 }
+
+/// narrow_phase (open, found at 86a7c89 and already at 4fea58a): a ball of 4.5 cm at the
+/// origin against a hull of thirteen points, nine of them one corner repeated and four near
+/// the origin: parry3d's contact proves them 4.5 cm deep, our GJK's intersection test says they
+/// are apart. Kept as the finding to fix; the oracle is parry3d's contact.
+#[test]
+#[ignore = "open fuzz finding: GJK's intersection test misses a ball against a hull with repeated points"]
+fn a_ball_against_a_hull_of_repeated_points_is_touching() {
+    let ball = Shape::sphere(0.04498749).unwrap();
+    let t = -5.804138e-5;
+    let turn = |x, y, z, w| unit_quaternion(&Quaternion::new(w, x, y, z)).unwrap();
+    let pa = Isometry::from_parts(Translation3::new(t, t, t), turn(-0.5, -0.5, -0.5, -0.5));
+    let c = -2.7525239e-5;
+    let mut points = vec![
+        Point::new(0.81350845, 0.7853226, -0.37172836),
+        Point::new(0.18392365, 0.0003678473, -0.010258657),
+        Point::new(-3.6724174, -2.0517313, -0.37172836),
+        Point::new(0.0007156562, 0.0, 0.0),
+        Point::new(-1.2210766e-6, c, c),
+    ];
+    points.extend(std::iter::repeat_n(Point::new(c, c, c), 7));
+    points.push(Point::new(c, c, -0.5235025));
+    let hull = Shape::convex_hull(&points).unwrap();
+    let pb = Isometry::from_parts(
+        Translation3::new(t, t, t),
+        turn(6.978282e-5, 0.00070055417, 0.077465124, -0.99699485),
+    );
+    let theirs =
+        sprung_collision::parry3d::query::contact(&pa, ball.as_parry(), &pb, hull.as_parry(), 1.0)
+            .unwrap()
+            .unwrap();
+    assert!(theirs.dist < -0.04, "{theirs:?}");
+    assert!(dispatch::intersects(&ball, &pa, &hull, &pb));
+}
