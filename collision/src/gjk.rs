@@ -704,6 +704,14 @@ fn search<A: Core, B: Core>(
             simplices[at].points[len] = w;
             let closest = Closest::of(&simplices[at].points, len + 1);
             let next = closest.point(&simplices[at].points);
+            if proven.is_some() && (closest.keep == 0b1111 || next == Vector::zeros()) {
+                // A plane proved the cores apart, yet the origin seems to lie in the new
+                // simplex: rounding (a sliver, or vertices a hair from the origin). The nearest
+                // state so far stands, untouched: a 4.5 cm ball whose centre lay 0.04 mm from a
+                // hull's vertex was once given the proving state's 8 cm instead, and reported
+                // apart (a fuzzer finding).
+                break;
+            }
             if closest.keep == 0b1111 || next.norm_squared() < vv {
                 if into == at {
                     simplices[at].keep(&closest, None);
@@ -747,14 +755,10 @@ fn search<A: Core, B: Core>(
     // `|v|` bounds the distance from above, and the search only keeps a shorter one): it
     // stays the answer even where an earlier, farther state gave the proof (a sphere's centre
     // 0.4 mm off a hull: a fuzzer finding, where reporting the proving state's 20 m missed an
-    // 8.3 m overlap of the radii). Only a tetrahedron that seemed to enclose the origin
-    // against a proof (a sliver, by rounding) gives way to the proving state.
+    // 8.3 m overlap of the radii). It is zero only where nothing proved the cores apart (the
+    // loop stops before a simplex that seems to enclose the origin against a proof).
     let overlapping = proven.is_none();
-    if let Some((best, held)) = proven {
-        if v == Vector::zeros() {
-            (v, at) = (best, held);
-        }
-    }
+    debug_assert!(overlapping || v != Vector::zeros());
     // A nearest point tiny against the difference's vertices (shapes a hair apart, metres
     // out) is short enough, but its direction carries f32's rounding of the vertices' sums,
     // which at a micrometre can be any direction at all (seen: 1 touching pair in 1,800 given

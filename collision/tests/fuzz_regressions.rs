@@ -519,12 +519,13 @@ fn closed_form_normals_are_unit_at_any_tiny_offset() {
     }
 }
 
-/// narrow_phase (open, found at 86a7c89 and already at 4fea58a): a ball of 4.5 cm at the
-/// origin against a hull of thirteen points, nine of them one corner repeated and four near
-/// the origin: parry3d's contact proves them 4.5 cm deep, our GJK's intersection test says they
-/// are apart. Kept as the finding to fix; the oracle is parry3d's contact.
+/// narrow_phase (found at 86a7c89, already there at 4fea58a): a ball of 4.5 cm at the origin
+/// against a hull of thirteen points, seven of them one corner repeated, its centre 0.04 mm
+/// from that corner. parry3d's contact proves them 4.5 cm deep; GJK proved the cores apart at
+/// its third step (8 cm), came within 0.04 mm, then met a tetrahedron that by rounding seemed
+/// to enclose the origin, and fell back to the proving state's 8 cm: "apart". The oracle is
+/// parry3d's contact and distance.
 #[test]
-#[ignore = "open fuzz finding: GJK's intersection test misses a ball against a hull with repeated points"]
 fn a_ball_against_a_hull_of_repeated_points_is_touching() {
     let ball = Shape::sphere(0.04498749).unwrap();
     let t = -5.804138e-5;
@@ -551,4 +552,10 @@ fn a_ball_against_a_hull_of_repeated_points_is_touching() {
             .unwrap();
     assert!(theirs.dist < -0.04, "{theirs:?}");
     assert!(dispatch::intersects(&ball, &pa, &hull, &pb));
+    let ours = dispatch::distance(&ball, &pa, &hull, &pb);
+    let parrys =
+        sprung_collision::parry3d::query::distance(&pa, ball.as_parry(), &pb, hull.as_parry())
+            .unwrap();
+    assert_eq!(parrys, 0.0);
+    assert_eq!(ours.separation, 0.0, "{ours:?}");
 }
