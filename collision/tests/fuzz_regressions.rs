@@ -559,3 +559,43 @@ fn a_ball_against_a_hull_of_repeated_points_is_touching() {
     assert_eq!(parrys, 0.0);
     assert_eq!(ours.separation, 0.0, "{ours:?}");
 }
+
+/// narrow_phase (found at e2eb99e, in debug builds): a ball of 0.49 m whose centre is a
+/// triangle's corner (4e-24 m off it). GJK proved the cores apart by that hair, then restarted
+/// from an edge through the origin (by rounding) and was left with no direction: a debug
+/// assertion then, a zero-length separating vector otherwise. The oracle is parry3d: touching,
+/// the ball a radius deep.
+#[test]
+fn a_ball_centred_on_a_triangles_corner_is_touching() {
+    let ball = Shape::sphere(0.4862671).unwrap();
+    let tiny = -3.944516e-24;
+    let triangle = Shape::triangle(
+        Point::new(0.48501587, 0.4862671, 0.952301),
+        Point::new(0.0, -3.9445333e-24, tiny),
+        Point::new(tiny, tiny, -0.0008078614),
+    )
+    .unwrap();
+    let at = Isometry::identity();
+    let parrys =
+        sprung_collision::parry3d::query::distance(&at, ball.as_parry(), &at, triangle.as_parry())
+            .unwrap();
+    assert_eq!(parrys, 0.0);
+    assert!(dispatch::intersects(&ball, &at, &triangle, &at));
+    let ours = dispatch::distance(&ball, &at, &triangle, &at);
+    assert_eq!(ours.separation, 0.0, "{ours:?}");
+    let theirs = sprung_collision::parry3d::query::contact(
+        &at,
+        ball.as_parry(),
+        &at,
+        triangle.as_parry(),
+        1.0,
+    )
+    .unwrap()
+    .unwrap();
+    let c = epa::contact(&ball, &at, &triangle, &at, 1.0).unwrap();
+    assert!(
+        (c.separation - theirs.dist).abs() < 1e-3,
+        "ours {c:?}, parry3d's {theirs:?}"
+    );
+    assert!((c.normal.norm() - 1.0).abs() < 1e-5, "{c:?}");
+}

@@ -333,3 +333,34 @@ fn one_pointer_is_shared_between_workers() {
     assert_eq!(impls.len(), 1, "{impls:?}");
     assert!(impls[0].contains("Sync for Shared<T>"), "{impls:?}");
 }
+
+/// The step's lane count chooses which code runs in one place (`Kernels::run`,
+/// `solver/src/kernels.rs`): no other `match` on a lane count in the engine's crates, tests
+/// included (the stages and joints write their work once, as a `LaneWork`).
+#[test]
+fn the_lane_count_is_matched_once() {
+    let mut files = Vec::new();
+    for krate in ["spring", "collision", "solver", "engine", "control"] {
+        sources(&root().join(krate).join("src"), &mut files);
+    }
+    let mut matches = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a readable source");
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            // The matched expression: the words between `match` and the arms' brace.
+            let Some(at) = code.find("match ") else {
+                continue;
+            };
+            let matched = code[at + 6..].split('{').next().unwrap_or("");
+            let words: Vec<&str> = matched
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .collect();
+            if words.contains(&"lanes") {
+                matches.push(format!("{}: {}", file.display(), code.trim()));
+            }
+        }
+    }
+    assert_eq!(matches.len(), 1, "{matches:?}");
+    assert!(matches[0].contains("kernels.rs"), "{matches:?}");
+}

@@ -23,7 +23,6 @@ use crate::body::Bodies;
 use crate::body::StateView;
 use crate::contact::WIDE_POINTS;
 use crate::contact::{pair_masses, Contact, FRICTION_CENTRE_REACH};
-use crate::kernels::Kernels;
 use crate::lanes::{Lanes, Pair, Sym};
 use crate::step::ContactSettings;
 use crate::wide::{cross, F, V3};
@@ -197,7 +196,7 @@ impl<const L: usize> Bundle<L> {
     /// first (zeroing its 2 KB for every bundle cost 4% of `pyramid`'s instructions).
     #[inline(always)]
     ///
-    /// With `AVX2` (only inside the AVX2-compiled preparation), a full bundle of eight is
+    /// With `AVX2` (only inside the AVX2-compiled preparation, `Kernels::run`), a full bundle of eight is
     /// loaded by transposes ([`Bundle::load_eight`]).
     pub(crate) fn prepare_with<const AVX2: bool>(
         &mut self,
@@ -210,7 +209,7 @@ impl<const L: usize> Bundle<L> {
         #[cfg(target_arch = "x86_64")]
         if AVX2 && L == 8 && indices.len() == 8 {
             self.lanes = 8;
-            // SAFETY: L is 8 and the bundle full; AVX2 is set only by the AVX2-compiled
+            // SAFETY: L is 8 and the bundle full; AVX2 is set only by `Kernels::run`'s AVX2-compiled
             // preparation, run on a CPU that has it.
             unsafe {
                 self.load_eight(cold, inputs, (bodies, contacts), indices, settings);
@@ -231,7 +230,7 @@ impl<const L: usize> Bundle<L> {
         }
         #[cfg(target_arch = "x86_64")]
         if AVX2 && L == 8 {
-            // SAFETY: L is 8; AVX2 is set only by the AVX2-compiled preparation, run on a CPU
+            // SAFETY: L is 8; AVX2 is set only by `Kernels::run`'s AVX2-compiled frame, run on a CPU
             // that has it.
             unsafe { self.derive_eight(inputs) };
             return;
@@ -791,9 +790,14 @@ pub enum Pass {
     },
 }
 
-/// One pass over `bundles`; `AVX2` only where compiled with it (see [`Lanes::gather`]).
+/// One pass over `bundles`, with `AVX2` when compiled with it (from
+/// [`crate::kernels::Kernels::run`]).
+///
+/// # Safety
+/// `AVX2` only where the CPU has AVX2 (the eight-lane gathers and scatters then use it,
+/// [`Lanes::gather`]).
 #[inline(always)]
-fn run<const L: usize, const AVX2: bool>(
+pub(crate) unsafe fn run<const L: usize, const AVX2: bool>(
     bundles: (&mut [Bundle<L>], &mut [BundleCold<L>]),
     bodies: StateView,
     settings: &ContactSettings,
@@ -855,47 +859,6 @@ impl StepShape {
                 .unwrap_or(0)
                 .min(WIDE_POINTS),
         }
-    }
-}
-
-/// One pass over `bundles`, compiled for the default instruction set.
-pub(crate) fn pass<const L: usize>(
-    bundles: (&mut [Bundle<L>], &mut [BundleCold<L>]),
-    bodies: StateView,
-    settings: &ContactSettings,
-    pass: Pass,
-    step: &StepShape,
-) {
-    run::<L, false>(bundles, bodies, settings, pass, step)
-}
-
-/// One pass over 8-lane bundles compiled with AVX2 when `kernels` says the CPU has it; the same
-/// operations, so the same bits, as [`pass`].
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn pass_avx2(
-    bundles: (&mut [Bundle<8>], &mut [BundleCold<8>]),
-    bodies: StateView,
-    settings: &ContactSettings,
-    pass: Pass,
-    (step, kernels): (&StepShape, Kernels),
-) {
-    /// # Safety
-    /// The CPU has AVX2 (the caller checked it).
-    #[target_feature(enable = "avx2")]
-    unsafe fn avx2(
-        bundles: (&mut [Bundle<8>], &mut [BundleCold<8>]),
-        bodies: StateView,
-        settings: &ContactSettings,
-        pass: Pass,
-        step: &StepShape,
-    ) {
-        run::<8, true>(bundles, bodies, settings, pass, step)
-    }
-    if kernels.avx2() {
-        // SAFETY: the CPU has AVX2 (`Kernels::avx2`), which is all `avx2` requires.
-        unsafe { avx2(bundles, bodies, settings, pass, step) }
-    } else {
-        run::<8, false>(bundles, bodies, settings, pass, step)
     }
 }
 

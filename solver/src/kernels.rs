@@ -1,7 +1,9 @@
 //! The kernels a step runs on this CPU: how many contacts (and joint parts) a bundle solves side
 //! by side, and whether the AVX2-compiled forms of the lane kernels run. Made with the step's
 //! context ([`crate::step::StepContext::kernels`]) from [`SimdWidth`]; the CPU is asked here and
-//! nowhere else. Every choice gives the same bits.
+//! nowhere else, and `Kernels::run` is the one place the lane count chooses which code runs:
+//! the stages write their work once for any lane count (`LaneWork`). Every choice gives the
+//! same bits.
 
 /// The kernels a step runs (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +36,67 @@ impl Kernels {
     pub fn avx2(self) -> bool {
         self.avx2
     }
+
+    /// Runs `work` on the form in `on` of these kernels' lane count, compiled with AVX2 for
+    /// eight lanes where the CPU has it (its lane loops then run as eight-wide vectors; the
+    /// same operations, so the same bits).
+    ///
+    /// # Safety
+    /// The work's own contract (its type says it); AVX2 is checked here.
+    #[inline(always)]
+    pub(crate) unsafe fn run<W: LaneWork>(self, on: &PerLanes<W::Lanes>, work: W) -> W::Output {
+        /// # Safety
+        /// The CPU has AVX2, and `work`'s own contract.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2<W: LaneWork>(work: W, on: &<W::Lanes as ByLanes>::Of<8>) -> W::Output {
+            // SAFETY: the CPU has AVX2 (`AVX2` true), and the caller's contract.
+            unsafe { work.run::<8, true>(on) }
+        }
+        // SAFETY: `AVX2` true only where `Kernels::avx2` says the CPU has it; the rest is the
+        // caller's contract.
+        unsafe {
+            match self.lanes {
+                1 => work.run::<1, false>(&on.one),
+                4 => work.run::<4, false>(&on.four),
+                #[cfg(target_arch = "x86_64")]
+                _ if self.avx2 => avx2(work, &on.eight),
+                _ => work.run::<8, false>(&on.eight),
+            }
+        }
+    }
+}
+
+/// A type that comes in one form per lane count: a list of `L`-lane bundles, a view of one.
+pub(crate) trait ByLanes {
+    /// The form for bundles of `L` lanes.
+    type Of<const L: usize>;
+}
+
+/// The forms of a [`ByLanes`] for the three lane counts, side by side: the solver keeps all
+/// three and fills the one of the step's kernels (the others stay empty).
+pub(crate) struct PerLanes<F: ByLanes> {
+    pub(crate) one: F::Of<1>,
+    pub(crate) four: F::Of<4>,
+    pub(crate) eight: F::Of<8>,
+}
+
+/// Work written once for every lane count, run by [`Kernels::run`] on the form of the step's.
+pub(crate) trait LaneWork {
+    /// What the work runs on, in its form for each lane count.
+    type Lanes: ByLanes;
+    /// What the work gives back.
+    type Output;
+
+    /// The work on `on`, the form for `L` lanes; `AVX2` when it runs compiled with AVX2 (the
+    /// lane kernels it reaches may then use its instructions).
+    ///
+    /// # Safety
+    /// `AVX2` only where the CPU has AVX2, and the work's own contract.
+    unsafe fn run<const L: usize, const AVX2: bool>(
+        self,
+        on: &<Self::Lanes as ByLanes>::Of<L>,
+    ) -> Self::Output;
 }
 
 /// Whether this CPU has AVX2 (false off x86-64): the engine's one question to the CPU.

@@ -73,14 +73,15 @@ pub(crate) struct Lanes<const L: usize> {
 
 impl<const L: usize> Lanes<L> {
     /// The states of bodies `index`, one a lane (a static body reads as at rest): lane by lane,
-    /// or, with `AVX2` (only inside the AVX2-compiled pass) and eight lanes, by transposes.
+    /// or, with `AVX2` (only inside the AVX2-compiled pass, `Kernels::run`) and eight lanes,
+    /// by transposes.
     #[inline(always)]
     pub(crate) fn gather<const AVX2: bool>(bodies: StateView, index: &[u32; L]) -> Lanes<L> {
         #[cfg(target_arch = "x86_64")]
         if AVX2 && L == 8 {
             let mut out = Lanes::default();
             // SAFETY: L is 8, so the casts are to the same types; AVX2 is set only by
-            // `pass_avx2`, compiled with AVX2 and run on a CPU that has it.
+            // `Kernels::run`'s AVX2-compiled frame, run on a CPU that has it.
             unsafe {
                 let index = &*(index as *const [u32; L] as *const [u32; 8]);
                 let lanes = &mut *(&mut out as *mut Lanes<L> as *mut Lanes<8>);

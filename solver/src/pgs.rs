@@ -31,6 +31,7 @@ use crate::impact::Impacts;
 use crate::integrate::{Integration, Velocities};
 use crate::joint::bundles::Rows;
 use crate::joint::{Chains, JointBundles, JointConstraint, LengthRow, PointRow, Stamps};
+use crate::kernels::PerLanes;
 use crate::parallel::{Barrier, Pool, Shared};
 use crate::settings::MAX_THREADS;
 use crate::softness::{Softness, SpringCache};
@@ -251,11 +252,11 @@ impl Solver {
         let workers = step.workers.min(most);
         let barrier = Barrier::new(workers);
         let shape = self.step_shape(bodies);
-        let lists = (
-            Lists::of(&mut self.bundles.one),
-            Lists::of(&mut self.bundles.four),
-            Lists::of(&mut self.bundles.eight),
-        );
+        let lists = PerLanes {
+            one: Lists::of(&mut self.bundles.one),
+            four: Lists::of(&mut self.bundles.four),
+            eight: Lists::of(&mut self.bundles.eight),
+        };
         let (states, body_count) = (Shared(bodies.states.as_mut_ptr()), bodies.len());
         // Warm starting is carried between substeps unless a joint's or a wheel's rows turn.
         let carry = self.carries_warm_start();
@@ -296,11 +297,11 @@ impl Solver {
             joint_sources: &self.joint_bundles.sources,
             joint_overflow_sources: &self.joint_bundles.overflow_sources,
             chains: Shared(&mut self.chains),
-            joint_lists: (
-                JointLists::of(&mut self.joint_bundles.one),
-                JointLists::of(&mut self.joint_bundles.four),
-                JointLists::of(&mut self.joint_bundles.eight),
-            ),
+            joint_lists: PerLanes {
+                one: JointLists::of(&mut self.joint_bundles.one),
+                four: JointLists::of(&mut self.joint_bundles.four),
+                eight: JointLists::of(&mut self.joint_bundles.eight),
+            },
             joint_colours: &self.joint_bundles.colours,
             joint_overflow: JointLists::of(&mut self.joint_bundles.overflow),
             scalar: Shared(&mut self.scalar),

@@ -1,7 +1,8 @@
 //! The joints solved in lanes, one colour at a time: a colour's point parts
 //! ([`super::point_bundle`]) then its length parts ([`super::length`]), compiled for the
-//! default instruction set or, for eight lanes on a CPU that has it, with AVX2. Every path
-//! does the same IEEE operations, so every lane count gives the same bits.
+//! default instruction set or, for eight lanes on a CPU that has it, with AVX2
+//! ([`crate::kernels::Kernels::run`] chooses). Every path does the same IEEE operations, so
+//! every lane count gives the same bits.
 
 use std::ops::Range;
 
@@ -11,7 +12,7 @@ use super::point::PointRow;
 use super::point_bundle::{self, PointBundle};
 use crate::body::StateView;
 use crate::graph::Colouring;
-use crate::kernels::Kernels;
+use crate::kernels::{ByLanes, LaneWork};
 use crate::parallel::Shared;
 
 /// One pass over a colour's bundles, compiled for the default instruction set; `isotropic`:
@@ -24,12 +25,17 @@ pub(crate) fn pass<const L: usize>(
     pass: JointPass,
     isotropic: bool,
 ) {
-    run::<L, false>(points, lengths, bodies, pass, isotropic);
+    // SAFETY: `AVX2` false.
+    unsafe { run::<L, false>(points, lengths, bodies, pass, isotropic) };
 }
 
-/// Both kinds of bundle, with the inertia products decided once.
+/// [`pass`], with `AVX2` when compiled with it (from [`crate::kernels::Kernels::run`]): both
+/// kinds of bundle, with the inertia products decided once.
+///
+/// # Safety
+/// `AVX2` only where the CPU has AVX2 (the eight-lane gathers and scatters then use it).
 #[inline(always)]
-fn run<const L: usize, const AVX2: bool>(
+pub(crate) unsafe fn run<const L: usize, const AVX2: bool>(
     points: &mut [PointBundle<L>],
     lengths: &mut [LengthBundle<L>],
     bodies: StateView,
@@ -45,33 +51,68 @@ fn run<const L: usize, const AVX2: bool>(
     }
 }
 
-/// One pass over a colour's 8-lane bundles, with AVX2 when `kernels` says the CPU has it; the
-/// same operations, so the same bits, as [`pass`].
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn pass_avx2(
-    points: &mut [PointBundle<8>],
-    lengths: &mut [LengthBundle<8>],
-    bodies: StateView,
-    pass: JointPass,
-    (isotropic, kernels): (bool, Kernels),
-) {
-    /// # Safety
-    /// The CPU has AVX2 (the caller checked it).
-    #[target_feature(enable = "avx2")]
-    unsafe fn avx2(
-        points: &mut [PointBundle<8>],
-        lengths: &mut [LengthBundle<8>],
-        bodies: StateView,
-        pass: JointPass,
-        isotropic: bool,
-    ) {
-        run::<8, true>(points, lengths, bodies, pass, isotropic);
+/// The bundle lists of each lane count as raw pointers (point bundles, length bundles).
+pub(crate) struct RawLists;
+
+impl ByLanes for RawLists {
+    type Of<const L: usize> = (*mut PointBundle<L>, *mut LengthBundle<L>);
+}
+
+/// Filling bundles `range` from their rows ([`fill`], when `fill`) or handing their impulses
+/// back ([`unpack`]), on the lists of the step's lane count. Its contract
+/// ([`LaneWork::run`]): [`fill`]'s or [`unpack`]'s.
+pub(crate) struct Transfer<'a> {
+    pub(crate) sources: &'a (Vec<Source>, Vec<Source>),
+    pub(crate) range: (Range<usize>, Range<usize>),
+    pub(crate) colouring: &'a Colouring,
+    pub(crate) rows: Rows,
+    pub(crate) fill: bool,
+}
+
+impl<'a> Transfer<'a> {
+    /// The work on every bundle laid out for `sources`.
+    pub(crate) fn all(
+        sources: &'a (Vec<Source>, Vec<Source>),
+        colouring: &'a Colouring,
+        rows: Rows,
+        fill: bool,
+    ) -> Transfer<'a> {
+        Transfer {
+            sources,
+            range: (0..sources.0.len(), 0..sources.1.len()),
+            colouring,
+            rows,
+            fill,
+        }
     }
-    if kernels.avx2() {
-        // SAFETY: the CPU has AVX2 (`Kernels::avx2`), which is all `avx2` requires.
-        unsafe { avx2(points, lengths, bodies, pass, isotropic) }
-    } else {
-        run::<8, false>(points, lengths, bodies, pass, isotropic);
+}
+
+impl LaneWork for Transfer<'_> {
+    type Lanes = RawLists;
+    type Output = ();
+
+    /// # Safety
+    /// As [`LaneWork::run`]'s.
+    #[inline(always)]
+    unsafe fn run<const L: usize, const AVX2: bool>(
+        self,
+        &lists: &(*mut PointBundle<L>, *mut LengthBundle<L>),
+    ) {
+        let Transfer {
+            sources,
+            range,
+            colouring,
+            rows,
+            fill: filling,
+        } = self;
+        // SAFETY: the work's contract.
+        unsafe {
+            if filling {
+                fill(lists, sources, range, colouring, rows);
+            } else {
+                unpack(lists, sources, range, colouring, rows);
+            }
+        }
     }
 }
 
@@ -88,6 +129,11 @@ impl<const L: usize> Lists<L> {
     fn resize(&mut self, (points, lengths): (usize, usize)) {
         self.points.resize_with(points, PointBundle::empty);
         self.lengths.resize_with(lengths, LengthBundle::empty);
+    }
+
+    /// [`Lists::resize`] to `sizes` if these are the lists of `lanes` lanes, else empty.
+    fn resize_for(&mut self, lanes: usize, sizes: (usize, usize)) {
+        self.resize(if lanes == L { sizes } else { (0, 0) });
     }
 
     #[cfg(test)]
@@ -199,11 +245,9 @@ impl JointBundles {
                 .push((first.0..points.len(), first.1..lengths.len()));
         }
         let sizes = (points.len(), lengths.len());
-        match lanes {
-            1 => self.one.resize(sizes),
-            4 => self.four.resize(sizes),
-            _ => self.eight.resize(sizes),
-        }
+        self.one.resize_for(lanes, sizes);
+        self.four.resize_for(lanes, sizes);
+        self.eight.resize_for(lanes, sizes);
         let (points, lengths) = &mut self.overflow_sources;
         let (p, l) = Source::chunks(&colouring.overflow, Source::OVERFLOW, split, 1);
         points.clear();
@@ -214,28 +258,18 @@ impl JointBundles {
     }
 
     /// Packs `points` and `lengths`, coloured by `colouring` over the two lists one after the
-    /// other, `lanes` to a bundle: the layout, every bundle filled, and the overflow.
+    /// other, a bundle of `kernels`' lane count: the layout, every bundle filled, and the
+    /// overflow.
     #[cfg(test)]
     pub(crate) fn pack(
         &mut self,
         colouring: &Colouring,
         (points, lengths): (&mut [PointRow], &mut [LengthRow]),
-        lanes: usize,
+        kernels: crate::kernels::Kernels,
     ) {
         let rows = Rows::of(points, lengths);
-        self.layout(colouring, rows.split(), lanes);
-        let all = (0..self.sources.0.len(), 0..self.sources.1.len());
-        // SAFETY: one thread, every bundle, rows from live slices.
-        unsafe {
-            match lanes {
-                1 => fill(self.one.raw(), &self.sources, all, colouring, rows),
-                4 => fill(self.four.raw(), &self.sources, all, colouring, rows),
-                _ => fill(self.eight.raw(), &self.sources, all, colouring, rows),
-            }
-            let sources = &self.overflow_sources;
-            let all = (0..sources.0.len(), 0..sources.1.len());
-            fill(self.overflow.raw(), sources, all, colouring, rows);
-        }
+        self.layout(colouring, rows.split(), kernels.lanes());
+        self.transfer(colouring, rows, kernels, true);
     }
 
     /// Hands every bundle's impulses back to `points` and `lengths`.
@@ -244,20 +278,33 @@ impl JointBundles {
         &mut self,
         colouring: &Colouring,
         (points, lengths): (&mut [PointRow], &mut [LengthRow]),
-        lanes: usize,
+        kernels: crate::kernels::Kernels,
     ) {
         let rows = Rows::of(points, lengths);
-        let all = (0..self.sources.0.len(), 0..self.sources.1.len());
-        // SAFETY: one thread, every bundle, rows from live slices.
+        self.transfer(colouring, rows, kernels, false);
+    }
+
+    /// Every bundle and the overflow filled from `rows` (`fill`) or handed back to them.
+    #[cfg(test)]
+    fn transfer(
+        &mut self,
+        colouring: &Colouring,
+        rows: Rows,
+        kernels: crate::kernels::Kernels,
+        fill_them: bool,
+    ) {
+        let lists = crate::kernels::PerLanes::<RawLists> {
+            one: self.one.raw(),
+            four: self.four.raw(),
+            eight: self.eight.raw(),
+        };
+        let work = Transfer::all(&self.sources, colouring, rows, fill_them);
+        let overflow = self.overflow.raw();
+        let rest = Transfer::all(&self.overflow_sources, colouring, rows, fill_them);
+        // SAFETY: one thread, every bundle, rows from live slices, laid out for the sources.
         unsafe {
-            match lanes {
-                1 => unpack(self.one.raw(), &self.sources, all, colouring, rows),
-                4 => unpack(self.four.raw(), &self.sources, all, colouring, rows),
-                _ => unpack(self.eight.raw(), &self.sources, all, colouring, rows),
-            }
-            let sources = &self.overflow_sources;
-            let all = (0..sources.0.len(), 0..sources.1.len());
-            unpack(self.overflow.raw(), sources, all, colouring, rows);
+            kernels.run(&lists, work);
+            rest.run::<1, false>(&overflow);
         }
     }
 
@@ -347,6 +394,7 @@ mod tests {
     use super::*;
     use crate::body::{Bodies, BodySim, BodyState, Motion, STATIC};
     use crate::joint::JointFrame;
+    use crate::kernels::{Kernels, SimdWidth};
     use crate::softness::Softness;
     use crate::{Matrix, Real, Vector};
 
@@ -393,16 +441,18 @@ mod tests {
         let pairs = pairs.chain(lengths.iter().map(|l| (l.ends.body_a, l.ends.body_b, true)));
         colouring.build_pairs(pairs, &bodies);
         assert!(!colouring.overflow.is_empty(), "the hub should overflow");
-        for lanes in [1, 4, 8] {
+        for simd in [SimdWidth::Scalar, SimdWidth::Four, SimdWidth::Eight] {
+            let kernels = Kernels::new(simd);
+            let lanes = kernels.lanes();
             let mut bundles = JointBundles::default();
-            bundles.pack(&colouring, (&mut points, &mut lengths), lanes);
+            bundles.pack(&colouring, (&mut points, &mut lengths), kernels);
             for p in &mut points {
                 p.impulse = Vector::zeros();
             }
             for l in &mut lengths {
                 l.impulse = 0.0;
             }
-            bundles.unpack(&colouring, (&mut points, &mut lengths), lanes);
+            bundles.unpack(&colouring, (&mut points, &mut lengths), kernels);
             for (got, want) in points.iter().zip(&want_points) {
                 assert_eq!(got.impulse, want.impulse, "{lanes} lanes");
             }

@@ -57,8 +57,9 @@ pub use angular::AngularLock;
 pub use axis::{AxisPart, AxisSettings, Hold};
 pub use ball::{BallImpulses, BallJoint, BallSettings};
 #[cfg(target_arch = "x86_64")]
-pub(crate) use bundles::pass_avx2 as joint_pass_avx2;
-pub(crate) use bundles::{pass as joint_pass, JointBundles, Lists as JointListsOf};
+pub(crate) use bundles::{
+    pass as joint_pass, run as joint_run, JointBundles, Lists as JointListsOf,
+};
 pub(crate) use chain::Chains;
 pub use distance::{DistanceImpulses, DistanceJoint, DistanceSettings};
 pub use drive::{orientation_drive, turned_inertia, Drive, OrientationDrive};

@@ -9,12 +9,12 @@ use crate::contact::{Contact, ContactConstraint};
 use crate::graph::Colouring;
 use crate::impact::Impacts;
 use crate::integrate::{Carry, Integration, Velocities};
-use crate::joint::bundles::{fill, unpack, Rows, Source};
+use crate::joint::bundles::{Rows, Source, Transfer};
 use crate::joint::{
-    joint_pass, Chains, JointConstraint, JointPass, LengthBundle, PassContext, PointBundle,
-    PointRow, Stamps, PROJECTION_PASSES,
+    joint_pass, joint_run, Chains, JointConstraint, JointPass, LengthBundle, PassContext,
+    PointBundle, PointRow, Stamps, PROJECTION_PASSES,
 };
-use crate::kernels::Kernels;
+use crate::kernels::{ByLanes, LaneWork, PerLanes};
 use crate::parallel::{share, Barrier, Shared};
 use crate::step::{ContactSettings, StepContext};
 use crate::vehicle::Vehicles;
@@ -33,7 +33,7 @@ pub(super) struct Stages<'a> {
     /// warm starting is carried (`None`: warm started every substep).
     pub(super) starts: Option<(Shared<Velocities>, Shared<Velocities>)>,
     /// Each lane count's bundle list (only one is filled), and the colours' ranges in it.
-    pub(super) lists: (Lists<1>, Lists<4>, Lists<8>),
+    pub(super) lists: PerLanes<ContactLists>,
     pub(super) colours: &'a [std::ops::Range<usize>],
     /// The colours' contacts and each bundle's span of them (see [`Bundles`]).
     pub(super) colour_lists: &'a [Vec<u32>],
@@ -63,7 +63,7 @@ pub(super) struct Stages<'a> {
     pub(super) chains: Shared<Chains>,
     /// The lane-solved joints' bundles (one lane count filled, as `lists`), their colours'
     /// ranges, and the ones no colour took (solved by the serial stage).
-    pub(super) joint_lists: (JointLists<1>, JointLists<4>, JointLists<8>),
+    pub(super) joint_lists: PerLanes<JointListsByLanes>,
     pub(super) joint_colours: &'a [(std::ops::Range<usize>, std::ops::Range<usize>)],
     pub(super) joint_overflow: JointLists<1>,
     /// The overflow contacts, prepared one by one.
@@ -222,23 +222,25 @@ impl Stages<'_> {
             share(sources.0.len(), worker, workers),
             share(sources.1.len(), worker, workers),
         );
+        let lists = PerLanes {
+            one: self.joint_lists.one.raw(),
+            four: self.joint_lists.four.raw(),
+            eight: self.joint_lists.eight.raw(),
+        };
+        let work = Transfer {
+            sources,
+            range,
+            colouring,
+            rows,
+            fill: fill_them,
+        };
         // SAFETY: disjoint shares of the bundles, laid out for the sources.
         unsafe {
-            match (self.step.kernels.lanes(), fill_them) {
-                (1, true) => fill(self.joint_lists.0.raw(), sources, range, colouring, rows),
-                (1, false) => unpack(self.joint_lists.0.raw(), sources, range, colouring, rows),
-                (4, true) => fill(self.joint_lists.1.raw(), sources, range, colouring, rows),
-                (4, false) => unpack(self.joint_lists.1.raw(), sources, range, colouring, rows),
-                (_, true) => fill(self.joint_lists.2.raw(), sources, range, colouring, rows),
-                (_, false) => unpack(self.joint_lists.2.raw(), sources, range, colouring, rows),
-            }
+            self.step.kernels.run(&lists, work);
             if worker == 0 {
-                let (lists, sources) = (self.joint_overflow.raw(), self.joint_overflow_sources);
-                let all = (0..sources.0.len(), 0..sources.1.len());
-                match fill_them {
-                    true => fill(lists, sources, all, colouring, rows),
-                    false => unpack(lists, sources, all, colouring, rows),
-                }
+                let overflow = self.joint_overflow_sources;
+                let work = Transfer::all(overflow, colouring, rows, fill_them);
+                work.run::<1, false>(&self.joint_overflow.raw());
             }
         }
     }
@@ -280,14 +282,12 @@ impl Stages<'_> {
                 settings: &self.step.contact,
             }
         };
+        let work = Prepare {
+            range,
+            input: &input,
+        };
         // SAFETY: disjoint shares of the filled list.
-        unsafe {
-            match self.step.kernels.lanes() {
-                1 => prepare_part::<1, false>(&self.lists.0, range, &input),
-                4 => prepare_part::<4, false>(&self.lists.1, range, &input),
-                _ => prepare_part_eight(&self.lists.2, range, &input, self.step.kernels),
-            }
-        }
+        unsafe { self.step.kernels.run(&self.lists, work) }
     }
 
     /// This worker's share of the bundles' impulses, handed back to the contacts.
@@ -297,14 +297,13 @@ impl Stages<'_> {
     pub(super) unsafe fn unpack(&self, worker: usize, workers: usize) {
         let range = share(self.spans.len(), worker, workers);
         let (contacts, len) = self.contacts;
+        let work = Unpack {
+            range,
+            contacts,
+            len,
+        };
         // SAFETY: disjoint shares; each bundle writes only its own contacts.
-        unsafe {
-            match self.step.kernels.lanes() {
-                1 => unpack_part(&self.lists.0, range, contacts, len),
-                4 => unpack_part(&self.lists.1, range, contacts, len),
-                _ => unpack_part(&self.lists.2, range, contacts, len),
-            }
-        }
+        unsafe { self.step.kernels.run(&self.lists, work) }
     }
 
     /// Integrates the positions of this worker's share of the bodies over the substep.
@@ -374,33 +373,15 @@ impl Stages<'_> {
                 points.start + p.start..points.start + p.end,
                 lengths.start + l.start..lengths.start + l.end,
             );
+            let work = JointColour {
+                parts: (p, l),
+                view,
+                pass,
+                isotropic: self.shape.isotropic,
+            };
             // SAFETY: within a colour the workers' parts are disjoint bundles touching
             // disjoint moving bodies; the barrier orders the colours.
-            unsafe {
-                match self.step.kernels.lanes() {
-                    1 => {
-                        let (p, l) = self.joint_lists.0.parts(p, l);
-                        joint_pass(p, l, view, pass, self.shape.isotropic)
-                    }
-                    4 => {
-                        let (p, l) = self.joint_lists.1.parts(p, l);
-                        joint_pass(p, l, view, pass, self.shape.isotropic)
-                    }
-                    _ => {
-                        let (p, l) = self.joint_lists.2.parts(p, l);
-                        #[cfg(target_arch = "x86_64")]
-                        crate::joint::joint_pass_avx2(
-                            p,
-                            l,
-                            view,
-                            pass,
-                            (self.shape.isotropic, self.step.kernels),
-                        );
-                        #[cfg(not(target_arch = "x86_64"))]
-                        joint_pass(p, l, view, pass, self.shape.isotropic);
-                    }
-                }
-            }
+            unsafe { self.step.kernels.run(&self.joint_lists, work) };
             self.barrier.wait();
         }
     }
@@ -564,33 +545,16 @@ impl Stages<'_> {
             }
             let part = share(colour.len(), worker, workers);
             let (start, len) = (colour.start + part.start, part.len());
+            let work = ContactColour {
+                part: (start, len),
+                view,
+                settings: &self.step.contact,
+                pass,
+                shape: &self.shape,
+            };
             // SAFETY: within a colour the workers' parts are disjoint bundles touching
             // disjoint moving bodies; the barrier orders the colours.
-            unsafe {
-                match self.step.kernels.lanes() {
-                    1 => {
-                        let part = self.lists.0.part(start, len);
-                        bundle::pass(part, view, &self.step.contact, pass, &self.shape)
-                    }
-                    4 => {
-                        let part = self.lists.1.part(start, len);
-                        bundle::pass(part, view, &self.step.contact, pass, &self.shape)
-                    }
-                    _ => {
-                        let part = self.lists.2.part(start, len);
-                        #[cfg(target_arch = "x86_64")]
-                        bundle::pass_avx2(
-                            part,
-                            view,
-                            &self.step.contact,
-                            pass,
-                            (&self.shape, self.step.kernels),
-                        );
-                        #[cfg(not(target_arch = "x86_64"))]
-                        bundle::pass(part, view, &self.step.contact, pass, &self.shape);
-                    }
-                }
-            }
+            unsafe { self.step.kernels.run(&self.lists, work) };
             self.barrier.wait();
         }
     }
@@ -705,77 +669,6 @@ pub(super) struct Span {
     pub(super) end: u32,
 }
 
-/// Prepares bundles `range` of `lists` (see [`Bundle::prepare`]; `AVX2` only from the
-/// AVX2-compiled caller, see `Bundle::prepare_with`).
-///
-/// # Safety
-/// `range` within the lists, and no other worker touching those bundles meanwhile.
-#[inline(always)]
-pub(super) unsafe fn prepare_part<const L: usize, const AVX2: bool>(
-    lists: &Lists<L>,
-    range: std::ops::Range<usize>,
-    input: &Preparation,
-) {
-    // SAFETY: the caller's contract.
-    let (hot, cold) = unsafe { lists.part(range.start, range.len()) };
-    let mut inputs = bundle::Inputs::default();
-    let sources = (input.bodies, input.contacts);
-    for ((bundle, cold), span) in hot.iter_mut().zip(cold).zip(&input.spans[range]) {
-        let indices = &input.colours[span.colour as usize][span.start as usize..span.end as usize];
-        bundle.prepare_with::<AVX2>(cold, &mut inputs, sources, indices, input.settings);
-    }
-}
-
-/// [`prepare_part`] for eight lanes, compiled with AVX2 when the CPU has it (the preparation's
-/// lane loops then run as eight-wide vectors; the same operations, so the same bits).
-///
-/// # Safety
-/// As [`prepare_part`].
-pub(super) unsafe fn prepare_part_eight(
-    lists: &Lists<8>,
-    range: std::ops::Range<usize>,
-    input: &Preparation,
-    kernels: Kernels,
-) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        /// # Safety
-        /// The CPU has AVX2 (the caller checked it).
-        #[target_feature(enable = "avx2")]
-        unsafe fn avx2(lists: &Lists<8>, range: std::ops::Range<usize>, input: &Preparation) {
-            // SAFETY: passed on from the caller.
-            unsafe { prepare_part::<8, true>(lists, range, input) }
-        }
-        if kernels.avx2() {
-            // SAFETY: the CPU has AVX2 (`Kernels::avx2`), which is all `avx2` adds to the
-            // caller's contract.
-            return unsafe { avx2(lists, range, input) };
-        }
-    }
-    // SAFETY: the caller's contract.
-    unsafe { prepare_part::<8, false>(lists, range, input) }
-}
-
-/// Hands the impulses of bundles `range` of `lists` back to their contacts.
-///
-/// # Safety
-/// `range` within the lists, and `contacts` the step's list, whose contacts in these bundles no
-/// other worker touches meanwhile (a contact is in one bundle).
-pub(super) unsafe fn unpack_part<const L: usize>(
-    lists: &Lists<L>,
-    range: std::ops::Range<usize>,
-    contacts: Shared<Contact>,
-    len: usize,
-) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        let (hot, cold) = lists.part(range.start, range.len());
-        for (bundle, cold) in hot.iter().zip(cold.iter()) {
-            bundle.unpack_into(cold, contacts.0, len);
-        }
-    }
-}
-
 /// The coloured contacts packed for one lane count (the others stay empty).
 #[derive(Debug, Default)]
 pub(super) struct Bundles {
@@ -794,7 +687,9 @@ impl Bundles {
     /// lists keep their bundles from step to step, so that a settled scene neither allocates
     /// nor copies a bundle.
     pub(super) fn layout(&mut self, colouring: &Colouring, lanes: usize) {
-        fn size<const L: usize>(out: &mut Packed<L>, len: usize) {
+        /// `len` bundles if these are the lists of `lanes` lanes, else none.
+        fn size<const L: usize>(out: &mut Packed<L>, lanes: usize, len: usize) {
+            let len = if lanes == L { len } else { 0 };
             out.hot.resize_with(len, Bundle::empty);
             out.cold.resize_with(len, BundleCold::default);
         }
@@ -812,11 +707,131 @@ impl Bundles {
             self.colours.push(first..self.spans.len());
         }
         let len = self.spans.len();
-        size(&mut self.one, if lanes == 1 { len } else { 0 });
-        size(&mut self.four, if lanes == 4 { len } else { 0 });
-        size(
-            &mut self.eight,
-            if lanes != 1 && lanes != 4 { len } else { 0 },
-        );
+        size(&mut self.one, lanes, len);
+        size(&mut self.four, lanes, len);
+        size(&mut self.eight, lanes, len);
+    }
+}
+
+/// The contact bundle lists of each lane count, as the workers share them.
+pub(super) struct ContactLists;
+
+impl ByLanes for ContactLists {
+    type Of<const L: usize> = Lists<L>;
+}
+
+/// The joint bundle lists of each lane count, as the workers share them.
+pub(super) struct JointListsByLanes;
+
+impl ByLanes for JointListsByLanes {
+    type Of<const L: usize> = JointLists<L>;
+}
+
+/// Preparing bundles `range` from `input` (see [`Bundle::prepare_with`]). Its contract
+/// ([`LaneWork::run`]): `range` within the lists, and no other worker touching those bundles
+/// meanwhile.
+struct Prepare<'a> {
+    range: std::ops::Range<usize>,
+    input: &'a Preparation<'a>,
+}
+
+impl LaneWork for Prepare<'_> {
+    type Lanes = ContactLists;
+    type Output = ();
+
+    /// # Safety
+    /// As [`LaneWork::run`]'s.
+    #[inline(always)]
+    unsafe fn run<const L: usize, const AVX2: bool>(self, lists: &Lists<L>) {
+        let Prepare { range, input } = self;
+        // SAFETY: the work's contract.
+        let (hot, cold) = unsafe { lists.part(range.start, range.len()) };
+        let mut inputs = bundle::Inputs::default();
+        let sources = (input.bodies, input.contacts);
+        for ((bundle, cold), span) in hot.iter_mut().zip(cold).zip(&input.spans[range]) {
+            let colour = &input.colours[span.colour as usize];
+            let indices = &colour[span.start as usize..span.end as usize];
+            // `AVX2` as `LaneWork::run`'s.
+            bundle.prepare_with::<AVX2>(cold, &mut inputs, sources, indices, input.settings);
+        }
+    }
+}
+
+/// Handing the impulses of bundles `range` back to the step's `contacts`. Its contract: `range`
+/// within the lists, and `contacts` the step's list (`len` long), whose contacts in these
+/// bundles no other worker touches meanwhile (a contact is in one bundle).
+struct Unpack {
+    range: std::ops::Range<usize>,
+    contacts: Shared<Contact>,
+    len: usize,
+}
+
+impl LaneWork for Unpack {
+    type Lanes = ContactLists;
+    type Output = ();
+
+    /// # Safety
+    /// As [`LaneWork::run`]'s.
+    #[inline(always)]
+    unsafe fn run<const L: usize, const AVX2: bool>(self, lists: &Lists<L>) {
+        // SAFETY: the work's contract.
+        unsafe {
+            let (hot, cold) = lists.part(self.range.start, self.range.len());
+            for (bundle, cold) in hot.iter().zip(cold.iter()) {
+                bundle.unpack_into(cold, self.contacts.0, self.len);
+            }
+        }
+    }
+}
+
+/// One pass over bundles `part` (start, length) of a colour's contacts. Its contract
+/// ([`LaneWork::run`]): the bundles within the lists, and no other worker touching them or
+/// their moving bodies meanwhile.
+struct ContactColour<'a> {
+    part: (usize, usize),
+    view: StateView<'a>,
+    settings: &'a ContactSettings,
+    pass: Pass,
+    shape: &'a bundle::StepShape,
+}
+
+impl LaneWork for ContactColour<'_> {
+    type Lanes = ContactLists;
+    type Output = ();
+
+    /// # Safety
+    /// As [`LaneWork::run`]'s.
+    #[inline(always)]
+    unsafe fn run<const L: usize, const AVX2: bool>(self, lists: &Lists<L>) {
+        // SAFETY: the work's contract; `AVX2` as `LaneWork::run`'s.
+        unsafe {
+            let part = lists.part(self.part.0, self.part.1);
+            bundle::run::<L, AVX2>(part, self.view, self.settings, self.pass, self.shape);
+        }
+    }
+}
+
+/// One pass over point bundles `parts.0` and length bundles `parts.1` of a colour's joints.
+/// Its contract as [`ContactColour`]'s.
+struct JointColour<'a> {
+    parts: (std::ops::Range<usize>, std::ops::Range<usize>),
+    view: StateView<'a>,
+    pass: JointPass,
+    isotropic: bool,
+}
+
+impl LaneWork for JointColour<'_> {
+    type Lanes = JointListsByLanes;
+    type Output = ();
+
+    /// # Safety
+    /// As [`LaneWork::run`]'s.
+    #[inline(always)]
+    unsafe fn run<const L: usize, const AVX2: bool>(self, lists: &JointLists<L>) {
+        // SAFETY: the work's contract; `AVX2` as `LaneWork::run`'s.
+        unsafe {
+            let (p, l) = lists.parts(self.parts.0, self.parts.1);
+            joint_run::<L, AVX2>(p, l, self.view, self.pass, self.isotropic);
+        }
     }
 }
