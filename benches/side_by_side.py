@@ -11,6 +11,7 @@ two ratios issues 13 and 15 set targets for. Nothing is built here:
     cargo build --release --manifest-path ../shared/peer/rapier/Cargo.toml
     python3 benches/side_by_side.py                     # every contact scene, both modes
     python3 benches/side_by_side.py --scenes convex --modes nosleep --reps 5 --threads 2
+    python3 benches/side_by_side.py --rapier PATH/fast/rapier-scenes --rapier-threads 1
 
 `--json` prints one JSON object per line instead of the table (for notes and scripts). Each
 row carries this machine's one-minute load average after it: about 1 is the run itself, more
@@ -46,6 +47,11 @@ def main():
     parser.add_argument("--reps", type=int, default=3, help="runs of each engine (best kept)")
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--threads", type=int, default=1, help="sprung's (Rapier runs on one)")
+    parser.add_argument(
+        "--rapier-threads",
+        type=int,
+        help="passed to Rapier as --threads (its fast build, with `parallel`, else uses every core)",
+    )
     parser.add_argument("--sprung", default=os.path.join(ROOT, "target/release/sprung"))
     parser.add_argument(
         "--rapier",
@@ -70,7 +76,9 @@ def main():
                                str(args.threads)] + steps + extra)
                 if best_s is None or s["ms_per_step"] < best_s["ms_per_step"]:
                     best_s = s
-                r = json_line([args.rapier, scene] + steps + extra)
+                threads = [] if args.rapier_threads is None else ["--threads",
+                                                                  str(args.rapier_threads)]
+                r = json_line([args.rapier, scene] + steps + extra + threads)
                 if best_r is None or r["ms_per_step"] < best_r["ms_per_step"]:
                     best_r = r
             s_ms, r_ms = best_s["ms_per_step"], best_r["ms_per_step"]
@@ -79,6 +87,7 @@ def main():
                 "scene": scene,
                 "sleep": mode != "nosleep",
                 "threads": args.threads,
+                "rapier_threads": args.rapier_threads,
                 "sprung_ms": s_ms,
                 "rapier_ms": r_ms,
                 "ratio": s_ms / r_ms,
