@@ -562,9 +562,9 @@ fn a_ball_against_a_hull_of_repeated_points_is_touching() {
 
 /// narrow_phase (found at e2eb99e, in debug builds): a ball of 0.49 m whose centre is a
 /// triangle's corner (4e-24 m off it). GJK proved the cores apart by that hair, then restarted
-/// from an edge through the origin (by rounding) and was left with no direction: a debug
-/// assertion then, a zero-length separating vector otherwise. The oracle is parry3d: touching,
-/// the ball a radius deep.
+/// from an edge through the origin (by rounding) and was left with no direction, which
+/// e2eb99e's debug assertion refused (before it, and now as a last resort, the proving state
+/// stands in). The oracle is parry3d: touching, the ball a radius deep.
 #[test]
 fn a_ball_centred_on_a_triangles_corner_is_touching() {
     let ball = Shape::sphere(0.4862671).unwrap();
