@@ -53,15 +53,30 @@ impl Kernels {
             // SAFETY: the CPU has AVX2 (`AVX2` true), and the caller's contract.
             unsafe { work.run::<8, true>(on) }
         }
-        // SAFETY: `AVX2` true only where `Kernels::avx2` says the CPU has it; the rest is the
+        /// `work` compiled for the default instruction set: a function of its own for each work
+        /// and lane count (as `avx2` is), so that a stage holds calls, not a copy of the work's
+        /// kernels for each lane count (inlined, the copies made the solver's optimised build
+        /// five times slower).
+        ///
+        /// # Safety
+        /// `work`'s own contract.
+        #[inline(never)]
+        unsafe fn plain<W: LaneWork, const L: usize>(
+            work: W,
+            on: &<W::Lanes as ByLanes>::Of<L>,
+        ) -> W::Output {
+            // SAFETY: `AVX2` false; the caller's contract.
+            unsafe { work.run::<L, false>(on) }
+        }
+        // SAFETY: `avx2` only where `Kernels::avx2` says the CPU has AVX2; the rest is the
         // caller's contract.
         unsafe {
             match self.lanes {
-                1 => work.run::<1, false>(&on.one),
-                4 => work.run::<4, false>(&on.four),
+                1 => plain::<W, 1>(work, &on.one),
+                4 => plain::<W, 4>(work, &on.four),
                 #[cfg(target_arch = "x86_64")]
                 _ if self.avx2 => avx2(work, &on.eight),
-                _ => work.run::<8, false>(&on.eight),
+                _ => plain::<W, 8>(work, &on.eight),
             }
         }
     }

@@ -79,6 +79,25 @@ pub(super) struct Stages<'a> {
     pub(super) barrier: &'a Barrier,
 }
 
+/// One worker's place in a run of the stage list: which worker of how many. Only
+/// [`Stages::run`] makes one, and its contract has every worker of `workers` run the list at
+/// once, each with its own `worker`, all taking the same stages in the same order (the list
+/// branches only on what every worker reads alike); so holding a `Crew` is the proof the
+/// stages below rest on: this worker may touch its own share of a stage's buffers until the
+/// barrier that closes the stage, and worker 0 everything in the serial stage.
+#[derive(Clone, Copy)]
+struct Crew {
+    worker: usize,
+    workers: usize,
+}
+
+impl Crew {
+    /// This worker's share of `len` items (`parallel::share`).
+    fn share(self, len: usize) -> std::ops::Range<usize> {
+        share(len, self.worker, self.workers)
+    }
+}
+
 impl Stages<'_> {
     /// Worker `worker` of `workers`'s part of the step: integration of its share of the
     /// bodies, its share of each colour's bundles and joints, and (worker 0 only) the serial
@@ -88,17 +107,15 @@ impl Stages<'_> {
     /// Every worker of `workers` must run this at once with the same `self`, and nothing else
     /// may touch the bodies, joints, contacts or bundles until all have returned.
     pub(super) unsafe fn run(&self, worker: usize, workers: usize) {
+        let crew = Crew { worker, workers };
         let (h, barrier) = (self.step.h, self.barrier);
-        // SAFETY: each worker prepares its own share of the bundles, reading the bodies and
-        // contacts, which nothing writes until the barrier.
-        unsafe { self.prepare(worker, workers) };
-        // SAFETY: each worker its own share of the point parts.
-        unsafe { self.joint_masses(worker, workers) };
+        self.prepare(crew);
+        self.joint_masses(crew);
         barrier.wait();
-        // SAFETY: each worker fills its own share of the joint bundles, reading the rows,
-        // which nothing writes until the first joint pass, after the barrier closing the
-        // first substep's integration (which touches neither).
-        unsafe { self.joint_bundles(worker, workers, true) };
+        // The joint bundles are filled from the rows, which nothing writes until the first
+        // joint pass, after the barrier closing the first substep's integration (which
+        // touches neither).
+        self.joint_bundles(crew, true);
         for substep in 0..self.substeps {
             let start = substep as Real * h;
             // SAFETY: each worker integrates its own share of the bodies; `starts` (when
@@ -117,111 +134,83 @@ impl Stages<'_> {
                 )
             };
             barrier.wait();
-            self.impacts(worker);
+            self.impacts(crew);
             if self.starts.is_none() || substep == 0 {
-                // SAFETY: `run`'s contract (every worker runs this list at once).
-                unsafe { self.joint_colours(worker, workers, JointPass::WarmStart) };
-                self.general_joints(worker, workers, JointPass::WarmStart, start);
-                // SAFETY: `run`'s contract (every worker runs this list at once).
-                unsafe {
-                    self.serial(worker, |mut s| {
-                        self.serial_joints(&mut s, JointPass::WarmStart, start);
-                        for c in s.contacts.iter() {
-                            c.warm_start(s.bodies);
-                        }
-                    });
-                }
-                // SAFETY: `run`'s contract (every worker runs this list at once).
-                unsafe { self.colours(worker, workers, Pass::WarmStart) };
+                self.joint_colours(crew, JointPass::WarmStart);
+                self.general_joints(crew, JointPass::WarmStart, start);
+                self.serial(crew, |mut s| {
+                    self.serial_joints(&mut s, JointPass::WarmStart, start);
+                    for c in s.contacts.iter() {
+                        c.warm_start(s.bodies);
+                    }
+                });
+                self.colours(crew, Pass::WarmStart);
             }
             for _ in 0..self.step.settings.iterations.max(1) {
                 let friction = self.friction_in_biased_pass;
                 let pass = JointPass::Solve { use_bias: true };
-                // SAFETY: `run`'s contract (every worker runs this list at once).
-                unsafe { self.joint_colours(worker, workers, pass) };
-                self.general_joints(worker, workers, pass, start);
-                // SAFETY: `run`'s contract (every worker runs this list at once).
-                unsafe {
-                    self.serial(worker, |mut s| {
-                        self.serial_joints(&mut s, pass, start);
-                        for c in s.contacts.iter_mut() {
-                            c.solve(s.bodies, &self.step.contact, true, friction);
-                        }
-                    });
-                }
+                self.joint_colours(crew, pass);
+                self.general_joints(crew, pass, start);
+                self.serial(crew, |mut s| {
+                    self.serial_joints(&mut s, pass, start);
+                    for c in s.contacts.iter_mut() {
+                        c.solve(s.bodies, &self.step.contact, true, friction);
+                    }
+                });
                 let pass = Pass::Solve {
                     use_bias: true,
                     friction,
                 };
-                // SAFETY: `run`'s contract (every worker runs this list at once).
-                unsafe { self.colours(worker, workers, pass) };
+                self.colours(crew, pass);
             }
-            self.integrate_positions(worker, workers);
+            self.integrate_positions(crew);
             barrier.wait();
-            self.impacts(worker);
+            self.impacts(crew);
             for _ in 0..self.step.settings.relax_iterations {
                 let pass = JointPass::Solve { use_bias: false };
-                // SAFETY: `run`'s contract (every worker runs this list at once).
-                unsafe { self.joint_colours(worker, workers, pass) };
-                self.general_joints(worker, workers, pass, start + h);
-                // SAFETY: `run`'s contract (every worker runs this list at once).
-                unsafe {
-                    self.serial(worker, |mut s| {
-                        self.serial_joints(&mut s, pass, start + h);
-                        for c in s.contacts.iter_mut() {
-                            c.solve(s.bodies, &self.step.contact, false, true);
-                        }
-                    });
-                }
+                self.joint_colours(crew, pass);
+                self.general_joints(crew, pass, start + h);
+                self.serial(crew, |mut s| {
+                    self.serial_joints(&mut s, pass, start + h);
+                    for c in s.contacts.iter_mut() {
+                        c.solve(s.bodies, &self.step.contact, false, true);
+                    }
+                });
                 let pass = Pass::Solve {
                     use_bias: false,
                     friction: true,
                 };
-                // SAFETY: `run`'s contract (every worker runs this list at once).
-                unsafe { self.colours(worker, workers, pass) };
+                self.colours(crew, pass);
             }
         }
         if self.project {
             for (pass, projected) in self.projected.iter().enumerate() {
-                self.project_joints(worker, workers, pass, projected);
+                self.project_joints(crew, pass, projected);
                 if !projected.load(Ordering::Relaxed) {
                     break;
                 }
             }
         }
-        // SAFETY: each worker unpacks its own share of the bundles, each into the contacts it
-        // was prepared from (a contact is in one bundle).
-        unsafe { self.unpack(worker, workers) };
-        // SAFETY: likewise each worker its own share of the joint bundles, each into the
-        // rows it was filled from.
-        unsafe { self.joint_bundles(worker, workers, false) };
+        self.unpack(crew);
+        self.joint_bundles(crew, false);
     }
 
     /// The effective masses (`K^-1`) of this worker's share of the point parts.
-    ///
-    /// # Safety
-    /// As [`Stages::run`]; nothing else touches the rows during this stage.
-    pub(super) unsafe fn joint_masses(&self, worker: usize, workers: usize) {
+    fn joint_masses(&self, crew: Crew) {
         let (rows, len) = self.joint_rows.points;
-        let range = share(len, worker, workers);
-        // SAFETY: disjoint shares of the rows.
+        let range = crew.share(len);
+        // SAFETY: the crew's (each worker its own share of the rows, which nothing else
+        // touches in this stage).
         let mine = unsafe { std::slice::from_raw_parts_mut(rows.0.add(range.start), range.len()) };
         crate::joint::prepare_masses(mine, self.step.kernels);
     }
 
     /// This worker's share of the joint bundles (and, worker 0, the overflow's): filled from
     /// the rows (`fill_them`), or their impulses handed back to them.
-    ///
-    /// # Safety
-    /// As [`Stages::run`]: the rows are only read while the bundles are filled, and each
-    /// bundle writes back only its own parts' rows.
-    pub(super) unsafe fn joint_bundles(&self, worker: usize, workers: usize, fill_them: bool) {
+    fn joint_bundles(&self, crew: Crew, fill_them: bool) {
         let (sources, colouring, rows) =
             (self.joint_sources, self.joint_colouring, self.joint_rows);
-        let range = (
-            share(sources.0.len(), worker, workers),
-            share(sources.1.len(), worker, workers),
-        );
+        let range = (crew.share(sources.0.len()), crew.share(sources.1.len()));
         let lists = PerLanes {
             one: self.joint_lists.one.raw(),
             four: self.joint_lists.four.raw(),
@@ -234,10 +223,12 @@ impl Stages<'_> {
             rows,
             fill: fill_them,
         };
-        // SAFETY: disjoint shares of the bundles, laid out for the sources.
+        // SAFETY: the crew's: disjoint shares of the bundles, laid out for the sources; the
+        // rows are only read while the bundles are filled, and each bundle writes back only
+        // its own parts' rows.
         unsafe {
             self.step.kernels.run(&lists, work);
-            if worker == 0 {
+            if crew.worker == 0 {
                 let overflow = self.joint_overflow_sources;
                 let work = Transfer::all(overflow, colouring, rows, fill_them);
                 work.run::<1, false>(&self.joint_overflow.raw());
@@ -249,30 +240,27 @@ impl Stages<'_> {
     /// bodies' motion, if the step has bouncy contacts: before each substep's solve, and
     /// again after its positions, before the relax pass, which would stop a speculative point
     /// closing within the next substep.
-    pub(super) fn impacts(&self, worker: usize) {
+    fn impacts(&self, crew: Crew) {
         let Some(impacts) = self.impacts else {
             return;
         };
-        // SAFETY: worker 0 alone, the others at the barrier after it.
-        unsafe {
-            self.serial(worker, |s| {
-                // SAFETY: `starts` has a slot per body, and no one else reads it now.
+        self.serial(crew, |s| {
+            let threshold = self.step.settings.restitution_threshold;
+            // SAFETY: the serial stage's (worker 0 alone): `starts` has a slot per body, and
+            // no one else touches it or the impacts now.
+            unsafe {
                 let starts = self
                     .starts
                     .map(|(starts, _)| std::slice::from_raw_parts_mut(starts.0, self.body_count));
-                let threshold = self.step.settings.restitution_threshold;
                 (*impacts.0).substep(s.bodies, starts, self.step.h, threshold);
-            })
-        };
+            }
+        });
     }
 
     /// This worker's share of the bundles, prepared from the step's contacts.
-    ///
-    /// # Safety
-    /// As [`Stages::run`]: no one writes the bodies or contacts meanwhile.
-    pub(super) unsafe fn prepare(&self, worker: usize, workers: usize) {
-        let range = share(self.spans.len(), worker, workers);
-        // SAFETY: read only during this stage (the caller's contract).
+    fn prepare(&self, crew: Crew) {
+        let range = crew.share(self.spans.len());
+        // SAFETY: the crew's: no one writes the bodies or contacts in this stage.
         let input = unsafe {
             Preparation {
                 bodies: &*self.bodies.0,
@@ -286,34 +274,33 @@ impl Stages<'_> {
             range,
             input: &input,
         };
-        // SAFETY: disjoint shares of the filled list.
+        // SAFETY: the crew's: disjoint shares of the filled list.
         unsafe { self.step.kernels.run(&self.lists, work) }
     }
 
     /// This worker's share of the bundles' impulses, handed back to the contacts.
-    ///
-    /// # Safety
-    /// As [`Stages::run`].
-    pub(super) unsafe fn unpack(&self, worker: usize, workers: usize) {
-        let range = share(self.spans.len(), worker, workers);
+    fn unpack(&self, crew: Crew) {
+        let range = crew.share(self.spans.len());
         let (contacts, len) = self.contacts;
         let work = Unpack {
             range,
             contacts,
             len,
         };
-        // SAFETY: disjoint shares; each bundle writes only its own contacts.
+        // SAFETY: the crew's: disjoint shares; each bundle writes only its own contacts (a
+        // contact is in one bundle).
         unsafe { self.step.kernels.run(&self.lists, work) }
     }
 
     /// Integrates the positions of this worker's share of the bodies over the substep.
-    pub(super) fn integrate_positions(&self, worker: usize, workers: usize) {
-        let range = share(self.body_count, worker, workers);
+    fn integrate_positions(&self, crew: Crew) {
+        let range = crew.share(self.body_count);
         // Eight at a time in lanes where the CPU has AVX2 (the same bits), the rest one by one.
         #[cfg(target_arch = "x86_64")]
         let range = if self.step.kernels.avx2() {
-            // SAFETY: the CPU has AVX2 (`Kernels::avx2`); each worker takes a disjoint share of
-            // the bodies, through the buffer's pointer taken before the workers started.
+            // SAFETY: the CPU has AVX2 (`Kernels::avx2`); the crew's: each worker takes a
+            // disjoint share of the bodies, through the buffer's pointer taken before the
+            // workers started.
             let done = unsafe {
                 crate::integrate::positions_eights(self.states.0, range.clone(), self.step.h)
             };
@@ -322,19 +309,16 @@ impl Stages<'_> {
             range
         };
         for i in range {
-            // SAFETY: each worker takes a disjoint share of the bodies, through the buffer's
-            // pointer taken before the workers started.
+            // SAFETY: the crew's: each worker takes a disjoint share of the bodies, through the
+            // buffer's pointer taken before the workers started.
             unsafe { (*self.states.0.add(i)).integrate_position(self.step.h) };
         }
     }
 
     /// `f` on worker 0 alone, the others waiting at the barrier after it.
-    ///
-    /// # Safety
-    /// As [`Stages::run`]'s: every worker of `workers` runs it at once, from `run`.
-    pub(super) unsafe fn serial(&self, worker: usize, f: impl FnOnce(Serial)) {
-        if worker == 0 {
-            // SAFETY: the other workers touch nothing until the barrier below.
+    fn serial(&self, crew: Crew, f: impl FnOnce(Serial)) {
+        if crew.worker == 0 {
+            // SAFETY: the crew's: the other workers touch nothing until the barrier below.
             unsafe {
                 f(Serial {
                     bodies: &mut *self.bodies.0,
@@ -354,21 +338,15 @@ impl Stages<'_> {
 
     /// One pass over the lane-solved joints' colours, this worker's share of each colour's
     /// point and length bundles, a barrier after each colour.
-    ///
-    /// # Safety
-    /// As [`Stages::run`]'s: every worker of `workers` runs it at once, from `run`.
-    pub(super) unsafe fn joint_colours(&self, worker: usize, workers: usize, pass: JointPass) {
-        // SAFETY: the caller's contract: this worker touches its share of the bodies alone
-        // until the next barrier.
+    fn joint_colours(&self, crew: Crew, pass: JointPass) {
+        // SAFETY: the crew's: this worker writes only the moving bodies of its share until
+        // the next barrier.
         let view = unsafe { StateView::from_raw(self.states.0, self.body_count) };
         for (points, lengths) in self.joint_colours {
             if points.is_empty() && lengths.is_empty() {
                 continue;
             }
-            let (p, l) = (
-                share(points.len(), worker, workers),
-                share(lengths.len(), worker, workers),
-            );
+            let (p, l) = (crew.share(points.len()), crew.share(lengths.len()));
             let (p, l) = (
                 points.start + p.start..points.start + p.end,
                 lengths.start + l.start..lengths.start + l.end,
@@ -389,15 +367,9 @@ impl Stages<'_> {
     /// One pass over the general joints' colours, this worker's share of each colour's
     /// joints, a barrier after each colour; `elapsed` is the time since the step began at
     /// which the bodies' positions now stand (for moving targets).
-    pub(super) fn general_joints(
-        &self,
-        worker: usize,
-        workers: usize,
-        pass: JointPass,
-        elapsed: Real,
-    ) {
+    fn general_joints(&self, crew: Crew, pass: JointPass, elapsed: Real) {
         let context = self.pass_context(pass, elapsed);
-        self.joint_colours_each(worker, workers, |joint, view, sims| match &context {
+        self.joint_colours_each(crew, |joint, view, sims| match &context {
             None => joint.warm_start_shared(view, sims),
             Some(context) => joint.solve_shared(view, sims, context),
         });
@@ -407,15 +379,9 @@ impl Stages<'_> {
     /// [`Stages::general_joints`], then the ones no colour took in the serial stage. Raises
     /// `projected` if it moved a body (before the pass's last barrier, which orders it for
     /// every worker's read after).
-    pub(super) fn project_joints(
-        &self,
-        worker: usize,
-        workers: usize,
-        pass: usize,
-        projected: &AtomicBool,
-    ) {
+    fn project_joints(&self, crew: Crew, pass: usize, projected: &AtomicBool) {
         let stamps = (self.stamps, pass);
-        self.joint_colours_each(worker, workers, |joint, view, sims| {
+        self.joint_colours_each(crew, |joint, view, sims| {
             if joint.project_shared(view, sims, stamps) {
                 projected.store(true, Ordering::Relaxed);
             }
@@ -423,37 +389,34 @@ impl Stages<'_> {
         if self.joint_graph.overflow.is_empty() {
             return;
         }
-        // SAFETY: worker 0 alone, the others at the barrier after it.
-        unsafe {
-            self.serial(worker, |s| {
-                let (view, sims) = s.bodies.split();
-                for &j in &self.joint_graph.overflow {
-                    if s.joints[j as usize].project_shared(&view, sims, stamps) {
-                        projected.store(true, Ordering::Relaxed);
-                    }
+        self.serial(crew, |s| {
+            let (view, sims) = s.bodies.split();
+            for &j in &self.joint_graph.overflow {
+                if s.joints[j as usize].project_shared(&view, sims, stamps) {
+                    projected.store(true, Ordering::Relaxed);
                 }
-            })
-        };
+            }
+        });
     }
 
     /// `f` on this worker's share of each colour of the general joints, a barrier after each
     /// colour.
-    pub(super) fn joint_colours_each(
+    fn joint_colours_each(
         &self,
-        worker: usize,
-        workers: usize,
+        crew: Crew,
         f: impl Fn(&mut JointConstraint, &StateView, &[crate::body::BodySim]),
     ) {
         for colour in &self.joint_graph.colours {
             if colour.is_empty() {
                 continue;
             }
-            // SAFETY: within a colour the joints share no moving body, and each worker takes
-            // its own share of them (the shared stores write only moving bodies); the states
-            // and joints are not otherwise touched until the barrier, which orders the colours.
+            // SAFETY: the crew's: within a colour the joints share no moving body, and each
+            // worker takes its own share of them (the shared stores write only moving bodies);
+            // the states and joints are not otherwise touched until the barrier, which orders
+            // the colours.
             unsafe {
                 let (view, sims) = self.shared_bodies();
-                for &j in &colour[share(colour.len(), worker, workers)] {
+                for &j in &colour[crew.share(colour.len())] {
                     f(&mut *self.joints.0 .0.add(j as usize), &view, sims);
                 }
             }
@@ -466,7 +429,7 @@ impl Stages<'_> {
     /// # Safety
     /// Only while no worker holds the bodies whole (outside the serial stage), and writing
     /// only as [`StateView`] allows.
-    pub(super) unsafe fn shared_bodies(&self) -> (StateView<'_>, &[crate::body::BodySim]) {
+    unsafe fn shared_bodies(&self) -> (StateView<'_>, &[crate::body::BodySim]) {
         // SAFETY: the states buffer outlives the stages; the cold half is only read while
         // the workers run.
         unsafe {
@@ -476,7 +439,7 @@ impl Stages<'_> {
     }
 
     /// What a joint's solve needs of the pass (`None` for the warm start).
-    pub(super) fn pass_context(&self, pass: JointPass, elapsed: Real) -> Option<PassContext> {
+    fn pass_context(&self, pass: JointPass, elapsed: Real) -> Option<PassContext> {
         match pass {
             JointPass::WarmStart => None,
             JointPass::Solve { use_bias } => Some(PassContext {
@@ -490,13 +453,12 @@ impl Stages<'_> {
 
     /// The serial stage's pass over the joints: the chains, the lane-solved joints no colour
     /// took, the general joints no colour took, then the vehicles.
-    pub(super) fn serial_joints(&self, s: &mut Serial, pass: JointPass, elapsed: Real) {
+    fn serial_joints(&self, s: &mut Serial, pass: JointPass, elapsed: Real) {
         match pass {
             JointPass::WarmStart => s.chains.warm_start(s.points, s.bodies),
             JointPass::Solve { use_bias } => s.chains.solve(s.points, s.bodies, use_bias),
         }
-        // SAFETY: the serial stage alone touches the bodies and the overflow lists.
-        unsafe { self.joint_overflow(s.bodies, pass) };
+        self.joint_overflow(s, pass);
         let overflow = &self.joint_graph.overflow;
         match self.pass_context(pass, elapsed) {
             None => {
@@ -514,15 +476,14 @@ impl Stages<'_> {
         }
     }
 
-    /// One pass over the joints no colour took (worker 0, in the serial stage).
-    ///
-    /// # Safety
-    /// Only from the serial stage, which alone touches the bodies then.
-    pub(super) unsafe fn joint_overflow(&self, bodies: &mut Bodies, pass: JointPass) {
+    /// One pass over the joints no colour took (worker 0, in the serial stage, whose `Serial`
+    /// is the proof).
+    fn joint_overflow(&self, s: &mut Serial, pass: JointPass) {
         // The serial stage holds the bodies whole.
-        let view = StateView::of(&mut bodies.states);
+        let view = StateView::of(&mut s.bodies.states);
         let all = |n| 0..n;
-        // SAFETY: the overflow lists are this stage's alone.
+        // SAFETY: the serial stage's (a `Serial` is made only there): the overflow lists are
+        // worker 0's alone until the barrier closing the stage.
         unsafe {
             let (p, l) = self
                 .joint_overflow
@@ -532,18 +493,15 @@ impl Stages<'_> {
     }
 
     /// One pass over every colour, this worker's share of each, a barrier after each colour.
-    ///
-    /// # Safety
-    /// As [`Stages::run`]'s: every worker of `workers` runs it at once, from `run`.
-    pub(super) unsafe fn colours(&self, worker: usize, workers: usize, pass: Pass) {
-        // SAFETY: the caller's contract: this worker touches its share of the bodies alone
-        // until the next barrier.
+    fn colours(&self, crew: Crew, pass: Pass) {
+        // SAFETY: the crew's: this worker writes only the moving bodies of its share until
+        // the next barrier.
         let view = unsafe { StateView::from_raw(self.states.0, self.body_count) };
         for colour in self.colours {
             if colour.is_empty() {
                 continue;
             }
-            let part = share(colour.len(), worker, workers);
+            let part = crew.share(colour.len());
             let (start, len) = (colour.start + part.start, part.len());
             let work = ContactColour {
                 part: (start, len),
@@ -560,14 +518,16 @@ impl Stages<'_> {
     }
 }
 
-/// What the serial stages work on (worker 0 alone).
-pub(super) struct Serial<'a> {
-    pub(super) bodies: &'a mut Bodies,
-    pub(super) joints: &'a mut [JointConstraint],
-    pub(super) vehicles: &'a mut Vehicles,
-    pub(super) points: &'a mut [PointRow],
-    pub(super) chains: &'a mut Chains,
-    pub(super) contacts: &'a mut Vec<ContactConstraint>,
+/// What the serial stage works on (worker 0 alone, the others at the barrier after it). Made
+/// only by [`Stages::serial`], so holding one is the proof that worker 0 has the step's
+/// buffers to itself.
+struct Serial<'a> {
+    bodies: &'a mut Bodies,
+    joints: &'a mut [JointConstraint],
+    vehicles: &'a mut Vehicles,
+    points: &'a mut [PointRow],
+    chains: &'a mut Chains,
+    contacts: &'a mut Vec<ContactConstraint>,
 }
 
 /// One lane count's joint bundles, as the workers share them: the point and length lists and
