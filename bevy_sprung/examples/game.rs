@@ -37,16 +37,18 @@ fn main() -> AppExit {
                 dress_ragdolls,
                 follow,
                 toggle_colliders,
-                screenshot,
+                screenshot.after(walk).after(drive),
             ),
         )
         .run()
 }
 
 /// With `SPRUNG_SCREENSHOT=FILE.png`: after three seconds of play (the character sent running into
-/// the crates, the colliders drawn) the window is saved to the file and checked, and the app
-/// ends: with success if the picture has the scene's many colours, with an error if it is
-/// blank or one colour (CI's render check, under Xvfb with a software Vulkan).
+/// the crates; the player in the car from the first fifth of a second, driving it up beside the
+/// course; the colliders drawn) the window is saved to the file and checked, and the app ends:
+/// with success if the picture has the scene's many colours, with an error if it is blank or one
+/// colour (CI's render check, under Xvfb with a software Vulkan).
+#[allow(clippy::too_many_arguments)]
 fn screenshot(
     time: Res<Time>,
     mut commands: Commands,
@@ -54,6 +56,8 @@ fn screenshot(
     verdict: Res<Verdict>,
     mut exit: MessageWriter<AppExit>,
     mut player: Query<&mut CharacterController, With<Player>>,
+    mut car: Query<&mut VehicleControls, With<Car>>,
+    mut driving: ResMut<Driving>,
     mut show: ResMut<DebugRender>,
 ) {
     let Ok(path) = std::env::var("SPRUNG_SCREENSHOT") else {
@@ -62,6 +66,13 @@ fn screenshot(
     let now = time.elapsed_secs();
     if let Ok(mut controller) = player.single_mut() {
         controller.goal = if now < 2.0 { Vec3::Z * 6.0 } else { Vec3::ZERO };
+    }
+    driving.0 = now > 0.2;
+    if let (true, Ok(mut controls)) = (driving.0, car.single_mut()) {
+        controls.0 = VehicleInput {
+            throttle: 1.0,
+            ..default()
+        };
     }
     show.0 = true;
     match *taken {
