@@ -1,7 +1,7 @@
-//! The house in order, checked on the sources themselves: no two files of the collision and
-//! solver crates import each other in a loop, directly or through others (a file names another
-//! by a `crate::`, `super::` or `self::` path, or by a child module's name); no source file of
-//! the engine's crates passes 1,000 lines.
+//! The house in order, checked on the sources themselves: no two files of one of the engine's
+//! crates import each other in a loop, directly or through others (a file names another by a
+//! `crate::`, `super::` or `self::` path, or by a child module's name); no source file of the
+//! engine's crates passes 1,000 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -203,10 +203,10 @@ fn a_loop(edges: &BTreeMap<Module, BTreeSet<Module>>) -> Option<Vec<Module>> {
 }
 
 #[test]
-fn no_two_files_of_collision_or_solver_import_each_other_in_a_loop() {
-    for krate in ["collision", "solver"] {
+fn no_two_files_of_an_engine_crate_import_each_other_in_a_loop() {
+    for krate in ["spring", "collision", "solver", "engine", "control"] {
         let edges = imports(&root().join(krate).join("src"));
-        assert!(edges.len() > 10, "{krate}: {} files read", edges.len());
+        assert!(edges.len() > 3, "{krate}: {} files read", edges.len());
         if let Some(found) = a_loop(&edges) {
             let names: Vec<String> = found.iter().map(|m| m.join("::")).collect();
             panic!(

@@ -1,5 +1,6 @@
-//! Generational handles over a slab: a removed body's handle never finds another body, and a
-//! handle of another world never finds anything here.
+//! Generational handles over a slab, one type for each kind of thing a world keeps: a removed
+//! body's handle never finds another body, and a handle of another world never finds anything
+//! here.
 //!
 //! A handle is (world, index, generation). The world id is handed out once per [`crate::World`]
 //! from a process-wide counter, so that a handle kept from one world and passed to another is
@@ -7,43 +8,17 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// A body of a [`crate::World`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct BodyHandle {
-    pub(crate) world: u32,
-    pub(crate) index: u32,
-    pub(crate) generation: u32,
-}
-
-impl BodyHandle {
-    /// A handle no world holds (world ids start at 1): a placeholder for a description made
-    /// before its body is, such as a vehicle builder's chassis that a plugin fills in. Every
-    /// world refuses it as stale.
-    pub const INVALID: BodyHandle = BodyHandle {
-        world: 0,
-        index: u32::MAX,
-        generation: u32::MAX,
-    };
-}
-
-/// A collider of a [`crate::World`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct ColliderHandle {
-    pub(crate) world: u32,
-    pub(crate) index: u32,
-    pub(crate) generation: u32,
-}
-
-/// What the arena needs of a handle: its three parts, and how to make one of them.
-pub(crate) trait Handle: Copy {
-    fn parts(self) -> (u32, u32, u32);
-    fn from_parts(world: u32, index: u32, generation: u32) -> Self;
-}
-
 macro_rules! handle {
-    ($name:ty) => {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        pub struct $name {
+            pub(crate) world: u32,
+            pub(crate) index: u32,
+            pub(crate) generation: u32,
+        }
+
         impl Handle for $name {
             fn parts(self) -> (u32, u32, u32) {
                 (self.world, self.index, self.generation)
@@ -58,11 +33,44 @@ macro_rules! handle {
         }
     };
 }
-handle!(BodyHandle);
-handle!(ColliderHandle);
-handle!(crate::joint::JointHandle);
-handle!(crate::vehicle::VehicleHandle);
-handle!(crate::ragdoll::RagdollHandle);
+
+/// What the arena needs of a handle: its three parts, and how to make one of them.
+pub(crate) trait Handle: Copy {
+    fn parts(self) -> (u32, u32, u32);
+    fn from_parts(world: u32, index: u32, generation: u32) -> Self;
+}
+
+handle!(
+    /// A body of a [`crate::World`].
+    BodyHandle
+);
+handle!(
+    /// A collider of a [`crate::World`].
+    ColliderHandle
+);
+handle!(
+    /// A joint of a [`crate::World`].
+    JointHandle
+);
+handle!(
+    /// A vehicle of a [`crate::World`].
+    VehicleHandle
+);
+handle!(
+    /// A ragdoll of a [`crate::World`].
+    RagdollHandle
+);
+
+impl BodyHandle {
+    /// A handle no world holds (world ids start at 1): a placeholder for a description made
+    /// before its body is, such as a vehicle builder's chassis that a plugin fills in. Every
+    /// world refuses it as stale.
+    pub const INVALID: BodyHandle = BodyHandle {
+        world: 0,
+        index: u32::MAX,
+        generation: u32::MAX,
+    };
+}
 
 /// A new world id: never 0, never the same twice in a process (until 2^32 worlds).
 pub(crate) fn new_world_id() -> u32 {

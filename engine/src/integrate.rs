@@ -12,7 +12,7 @@ use sprung_solver::step::StepContext;
 
 use crate::body::{BodyKind, RigidBody};
 use crate::handle::{Arena, BodyHandle};
-use crate::world::runaway;
+use crate::limits::runaway;
 
 /// From how many moving bodies the walks over every body or collider after the solve
 /// (`scatter`, `place_colliders`) split the slots over the workers: below, waking them costs

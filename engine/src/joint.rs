@@ -13,15 +13,6 @@ use crate::error::{finite, Error};
 use crate::handle::BodyHandle;
 use crate::limits;
 
-/// A joint of a [`crate::World`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct JointHandle {
-    pub(crate) world: u32,
-    pub(crate) index: u32,
-    pub(crate) generation: u32,
-}
-
 /// A joint: two bodies, an anchor on each (in the body's frame), and what it holds.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -55,14 +55,14 @@ pub use body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
 pub use collider::{Collider, ColliderBuilder, CollisionGroups, DEFAULT_ROLLING_RESISTANCE};
 pub use error::{Error, SnapshotError};
 pub use event::Event;
-pub use handle::{BodyHandle, ColliderHandle};
+pub use handle::{BodyHandle, ColliderHandle, JointHandle, RagdollHandle};
 pub use joint::{
     AttachmentSettings, BallSettings, ConeLimit, DistanceSettings, Drive, FixedSettings,
-    HingeSettings, Joint, JointBuilder, JointHandle, JointImpulses, JointKind, MotorSettings,
-    OrientationDrive, RaySpringSettings, SliderSettings, SwingTwistSettings, UprightSettings,
+    HingeSettings, Joint, JointBuilder, JointImpulses, JointKind, MotorSettings, OrientationDrive,
+    RaySpringSettings, SliderSettings, SwingTwistSettings, UprightSettings,
 };
 pub use query::{PointProjection, QueryFilter, RayHitInfo, ShapeContact, ShapeHitInfo};
-pub use ragdoll::{Ragdoll, RagdollBuilder, RagdollHandle, RagdollJoint, RagdollPart, RagdollPose};
+pub use ragdoll::{Ragdoll, RagdollBuilder, RagdollJoint, RagdollPart, RagdollPose};
 pub use sleep::SleepSettings;
 pub use sprung_collision as collision;
 pub use sprung_solver as solver;

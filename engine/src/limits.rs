@@ -156,3 +156,15 @@ pub(crate) fn within_speed_limits(v: &Vector<Real>, w: &Vector<Real>) -> bool {
     v.norm_squared() <= MAX_LINEAR_SPEED * MAX_LINEAR_SPEED
         && w.norm_squared() <= MAX_ANGULAR_SPEED * MAX_ANGULAR_SPEED
 }
+
+/// Whether a dynamic body with velocities `v`, `w` and accelerations `a`, `alpha` would leave
+/// the finite, speed-limited state over `dt`.
+pub(crate) fn runaway(
+    v: &Vector<Real>,
+    w: &Vector<Real>,
+    a: &Vector<Real>,
+    alpha: &Vector<Real>,
+    dt: Real,
+) -> bool {
+    !within_speed_limits(&(v + a * dt), &(w + alpha * dt))
+}

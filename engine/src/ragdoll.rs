@@ -35,18 +35,9 @@
 use parry3d::math::{Isometry, Point, Real, Rotation, Vector};
 
 use crate::error::{finite, Error};
-use crate::handle::BodyHandle;
-use crate::joint::JointHandle;
+pub use crate::handle::RagdollHandle;
+use crate::handle::{BodyHandle, JointHandle};
 use crate::limits;
-
-/// A ragdoll of a [`crate::World`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RagdollHandle {
-    pub(crate) world: u32,
-    pub(crate) index: u32,
-    pub(crate) generation: u32,
-}
 
 /// How a part hangs on its parent, in the ragdoll's frame at its bind pose.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -58,21 +58,13 @@ use parry3d::math::{Isometry, Point, Real, Rotation, Translation, Vector};
 use sprung_solver::softness::Spring;
 
 use crate::error::Error;
+pub use crate::handle::VehicleHandle;
 use crate::handle::{BodyHandle, ColliderHandle};
 use crate::limits;
 
 /// The speed (m/s) below which slip is measured against this speed instead of the wheel's:
 /// without it a wheel at rest would read any creep as a full slide.
 pub const SLIP_SPEED: Real = 1.0;
-
-/// A vehicle of a [`crate::World`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct VehicleHandle {
-    pub(crate) world: u32,
-    pub(crate) index: u32,
-    pub(crate) generation: u32,
-}
 
 /// A tyre's friction against its slip, as multiples of the ground collider's friction.
 ///

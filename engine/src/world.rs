@@ -35,13 +35,13 @@ use crate::body::{BodyKind, Mass, RigidBody, RigidBodyBuilder};
 use crate::collider::{Collider, ColliderBuilder};
 use crate::error::Error;
 use crate::event::Event;
-use crate::handle::{Arena, BodyHandle, ColliderHandle};
+use crate::handle::{Arena, BodyHandle, ColliderHandle, JointHandle, RagdollHandle, VehicleHandle};
 use crate::integrate;
-use crate::joint::{FixedSettings, Joint, JointBuilder, JointHandle, JointKind, SliderSettings};
+use crate::joint::{FixedSettings, Joint, JointBuilder, JointKind, SliderSettings};
 use crate::limits;
-use crate::ragdoll::{Ragdoll, RagdollHandle};
+use crate::ragdoll::Ragdoll;
 use crate::sleep::{Islands, SleepSettings};
-use crate::vehicle::{Vehicle, VehicleHandle};
+use crate::vehicle::Vehicle;
 
 mod ccd;
 mod collide;
@@ -63,7 +63,6 @@ mod step;
 mod vehicles;
 use collide::ProxyMotion;
 
-pub(crate) use quarantine::runaway;
 #[cfg(feature = "serde")]
 pub use snapshot::SNAPSHOT_VERSION;
 
@@ -198,7 +197,7 @@ pub struct World {
     /// How many contacts each block's worker wrote in `build_contacts` (`None`: out of room).
     contact_counts: Vec<Option<usize>>,
     /// The blocks `report_touching` walks on several workers (empty: one walk).
-    report_blocks: Vec<events::ReportBlock>,
+    report_blocks: Vec<rows::ReportBlock>,
     /// Each joint slot's bodies and the list its kind goes to, and which list each goes to
     /// this step (`build_joints`).
     joint_table: joint_rows::JointTable,

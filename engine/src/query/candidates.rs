@@ -19,10 +19,10 @@ use parry3d::bounding_volume::{Aabb, BoundingVolume};
 use parry3d::math::{Isometry, Point, Real, Vector};
 use sprung_collision::broad_phase::{BroadPhase, ProxyId};
 
+use super::filter::QueryFilter;
 use crate::body::{BodyKind, RigidBody};
 use crate::collider::Collider;
 use crate::handle::{Arena, BodyHandle, ColliderHandle};
-use crate::query::QueryFilter;
 
 /// The parts of a world that queries read (made by `World::query_view`).
 pub(crate) struct QueryView<'w> {

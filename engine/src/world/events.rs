@@ -1,5 +1,6 @@
 //! Contacts and sensor overlaps that began or ended, reported as events after the solve.
 
+use super::rows::PREFETCH_AHEAD;
 use super::*;
 use sprung_collision::narrow_phase::{prefetch_record, PairContact};
 use sprung_solver::Shared;
@@ -92,16 +93,6 @@ impl World {
     }
 }
 
-/// One worker's share of [`World::report_touching`]'s walk: the block of pairs it updated in
-/// the narrow phase, and that block's stretches of the updated list and of the solver's
-/// contacts (set by `build_contacts` when it wrote the contacts on several workers).
-#[derive(Clone, Debug, Default)]
-pub(super) struct ReportBlock {
-    pub(super) pairs: std::ops::Range<usize>,
-    pub(super) updated: std::ops::Range<usize>,
-    pub(super) contacts: std::ops::Range<usize>,
-}
-
 /// The lists [`World::report_touching`] walks (a block of them, on several workers).
 struct Walk<'a> {
     /// The solved contacts, in pair order, and every contact's source by its `user_index`.
@@ -139,7 +130,7 @@ impl Walk<'_> {
             }
             // The pair a few contacts ahead (its record was read before the solve, and the
             // solve's bundles have since pushed it out of the cache).
-            if let Some(c) = self.solved.get(next + super::rows::PREFETCH_AHEAD) {
+            if let Some(c) = self.solved.get(next + PREFETCH_AHEAD) {
                 let (ahead, _) = self.sources[c.user_index as usize];
                 prefetch_record(pairs, ahead as usize - base);
             }

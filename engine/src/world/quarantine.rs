@@ -25,18 +25,6 @@ use sprung_solver::body::{BodySim, BodyState};
 
 use super::*;
 
-/// Whether a dynamic body with velocities `v`, `w` and accelerations `a`, `alpha` would leave
-/// the finite, speed-limited state over `dt`.
-pub(crate) fn runaway(
-    v: &Vector<Real>,
-    w: &Vector<Real>,
-    a: &Vector<Real>,
-    alpha: &Vector<Real>,
-    dt: Real,
-) -> bool {
-    !limits::within_speed_limits(&(v + a * dt), &(w + alpha * dt))
-}
-
 /// Whether the solver left this body's state non-finite or past a speed limit.
 fn diverged((state, s): (&BodyState, &BodySim)) -> bool {
     let finite_pose =

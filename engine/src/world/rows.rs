@@ -2,7 +2,6 @@
 //! the solver's contacts (their impulses go back to the pair cache in `report_touching`'s walk;
 //! the joints' side is in `joint_rows`).
 
-use super::events::ReportBlock;
 use super::*;
 use sprung_solver::body::BodySim;
 use sprung_solver::step::StepContext;
@@ -11,6 +10,16 @@ use sprung_solver::Shared;
 /// How many pairs ahead the walks over the watched pairs ask for a record (each is 512 bytes,
 /// its manifolds past the first cache line: the walks waited on each one's load).
 pub(super) const PREFETCH_AHEAD: usize = 4;
+
+/// One worker's share of [`World::report_touching`]'s walk: the block of pairs it updated in
+/// the narrow phase, and that block's stretches of the updated list and of the solver's
+/// contacts (set by `build_contacts` when it wrote the contacts on several workers).
+#[derive(Clone, Debug, Default)]
+pub(super) struct ReportBlock {
+    pub(super) pairs: std::ops::Range<usize>,
+    pub(super) updated: std::ops::Range<usize>,
+    pub(super) contacts: std::ops::Range<usize>,
+}
 
 /// What writing the solver's contacts reads: the pair cache, each proxy's collider as a
 /// contact needs it ([`ContactSide`]) and each body's place in the solver's list, the bodies
