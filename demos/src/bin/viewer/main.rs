@@ -8,31 +8,39 @@
 //! orbit, with the right button (or shift) to pan; the wheel zooms. Keys: see [`HELP`].
 //!
 //! Automation: `--frames N` runs N frames of exactly one fixed step's time each (so the run
-//! is the same on any machine, if nobody touches the window) and exits; `--screenshot FILE.png` saves the last frame;
-//! `--drag-at X,Y --drag-to X,Y` presses the mouse at pixel (X, Y), moves it to the second
-//! pixel and holds it, then prints how far the dragged body moved. `--size WxH` sets the
-//! window (default 1280x720), `--msaa N` its samples per pixel (default 4 on a GPU, 1 under software GL); `--show contacts,joints,aabbs,islands` starts with those shown; `--spheres mesh|impostor` draws spheres one way (by default impostors above 500 spheres).
+//! is the same on any machine, if nobody touches the window) and exits; `--screenshot
+//! FILE.png` saves the last frame; `--drag-at X,Y --drag-to X,Y` presses the mouse at pixel
+//! (X, Y), moves it to the second pixel and holds it, then prints how far the dragged body
+//! moved. `--size WxH` sets the window (default 1280x720), `--msaa N` its samples per pixel
+//! (default 4 on a GPU, 1 under software GL); `--show contacts,joints,aabbs,islands` starts
+//! with those shown; `--spheres mesh|impostor` draws spheres one way (by default impostors
+//! above 500 spheres). The command line is in `cli.rs`, the frame's input in `input.rs`.
 
 mod camera;
+mod cli;
 mod drag;
 mod impostor;
+mod input;
 mod multisample;
 mod overlay;
 mod render;
 mod scene_view;
+mod stats;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use macroquad::prelude::*;
 use sprung::math::Real;
-use sprung::{BodyHandle, BodyKind, FixedStepper, StepReport};
-use sprung_demos::{catalogue, find_any, Scene, SceneSpec, SHOWCASE};
+use sprung::{BodyHandle, BodyKind, FixedStepper};
+use sprung_demos::{catalogue, Scene, SceneSpec, SHOWCASE};
 
 use camera::Orbit;
+use cli::{Cli, Options, Show};
 use drag::{Drag, DragSpring};
 use impostor::SphereMaterial;
-use scene_view::{point3, sphere_count, vec3 as to_vec3, SceneView, SphereStyle, Tint};
+use input::{Gesture, Input, Script};
+use scene_view::{point3, sphere_count, vec3 as to_vec3, SceneView, Tint};
+use stats::Stats;
 
 /// The keys, as the help panel lists them.
 const HELP: &[&str] = &[
@@ -75,152 +83,6 @@ const SLOW: [Real; 3] = [1.0, 0.25, 0.05];
 /// Text size of the panels (pixels).
 const TEXT_SIZE: u16 = 18;
 
-/// The command line.
-#[derive(Clone, Debug, Default)]
-struct Options {
-    scene: Option<String>,
-    screenshot: Option<PathBuf>,
-    frames: Option<u64>,
-    drag_at: Option<Vec2>,
-    drag_to: Option<Vec2>,
-    size: (i32, i32),
-    show: Show,
-    msaa: Option<i32>,
-    spheres: SphereStyle,
-    /// W, A, S, D held for the whole run (scripted).
-    hold: [bool; 4],
-}
-
-/// sprung's viewer: every scene of the catalogue in a window, with the mouse as a spring.
-#[derive(clap::Parser, Debug)]
-#[command(name = "viewer", version)]
-struct Cli {
-    /// The scene to open (`showcase` unless named; `sprung list` names the others).
-    #[arg(value_name = "SCENE", value_parser = scene_name)]
-    scene: Option<String>,
-    /// Save the last frame to FILE.png (needs --frames).
-    #[arg(long, value_name = "FILE.png", requires = "frames")]
-    screenshot: Option<PathBuf>,
-    /// Run N frames of exactly one fixed step's time each, then exit.
-    #[arg(long, value_name = "N")]
-    frames: Option<u64>,
-    /// Press the mouse at pixel X,Y (with --drag-to and --frames).
-    #[arg(long, value_name = "X,Y", value_parser = pixel, requires_all = ["drag_to", "frames"])]
-    drag_at: Option<(f32, f32)>,
-    /// Move the pressed mouse to pixel X,Y and hold it there.
-    #[arg(long, value_name = "X,Y", value_parser = pixel, requires = "drag_at")]
-    drag_to: Option<(f32, f32)>,
-    /// The window's size in pixels.
-    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = size)]
-    size: (i32, i32),
-    /// Samples per pixel (multisampling) [default: 4 on a GPU, 1 under software GL such as
-    /// Mesa's llvmpipe, where 4 samples cost more than drawing the scene].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..=16))]
-    msaa: Option<i32>,
-    /// Start with these shown.
-    #[arg(long, value_name = "WHAT", value_delimiter = ',', value_enum)]
-    show: Vec<ShowWhat>,
-    /// How spheres are drawn: `auto` draws impostors (a quad each, lit per pixel) for scenes
-    /// of many spheres and meshes otherwise.
-    #[arg(long, value_name = "STYLE", value_enum, default_value_t)]
-    spheres: SphereStyle,
-    /// Hold these of the keys W, A, S, D for the whole run (with --frames): drives the
-    /// character scene's character; the run then reports how far it went.
-    #[arg(long, value_name = "KEYS", value_parser = held, requires = "frames")]
-    hold: Option<[bool; 4]>,
-}
-
-/// `--hold`'s letters: some of w, a, s and d.
-fn held(text: &str) -> Result<[bool; 4], String> {
-    let mut keys = [false; 4];
-    for c in text.chars() {
-        let i = "wasd"
-            .find(c.to_ascii_lowercase())
-            .ok_or_else(|| format!("{c}: only w, a, s and d can be held"))?;
-        keys[i] = true;
-    }
-    Ok(keys)
-}
-
-/// What `--show` can start with.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum ShowWhat {
-    /// Contact points and normals.
-    Contacts,
-    /// Joint anchors and axes.
-    Joints,
-    /// Bounding boxes.
-    Aabbs,
-    /// Islands, by colour.
-    Islands,
-}
-
-/// A scene `find_any` knows.
-fn scene_name(name: &str) -> Result<String, String> {
-    match find_any(name) {
-        Some(_) => Ok(name.to_string()),
-        None => {
-            let names: Vec<&str> = std::iter::once(SHOWCASE.name)
-                .chain(catalogue().iter().map(|s| s.name))
-                .collect();
-            Err(format!(
-                "no scene `{name}`; the scenes are: {}",
-                names.join(", ")
-            ))
-        }
-    }
-}
-
-/// Two numbers separated by `sep`.
-fn pair(text: &str, sep: char) -> Option<(f32, f32)> {
-    let (a, b) = text.split_once(sep)?;
-    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-}
-
-/// A pixel `X,Y`.
-fn pixel(text: &str) -> Result<(f32, f32), String> {
-    pair(text, ',')
-        .filter(|(x, y)| x.is_finite() && y.is_finite())
-        .ok_or_else(|| "want X,Y, two numbers".to_string())
-}
-
-/// A window size `WxH`, at least 64 pixels each way.
-fn size(text: &str) -> Result<(i32, i32), String> {
-    match pair(text, 'x') {
-        Some((w, h)) if w >= 64.0 && h >= 64.0 && w <= 16384.0 && h <= 16384.0 => {
-            Ok((w as i32, h as i32))
-        }
-        _ => Err("want WxH, each 64 to 16384 pixels".to_string()),
-    }
-}
-
-impl From<Cli> for Options {
-    fn from(cli: Cli) -> Options {
-        let mut show = Show::default();
-        for what in cli.show {
-            match what {
-                ShowWhat::Contacts => show.contacts = true,
-                ShowWhat::Joints => show.joints = true,
-                ShowWhat::Aabbs => show.aabbs = true,
-                ShowWhat::Islands => show.islands = true,
-            }
-        }
-        let at = |p: Option<(f32, f32)>| p.map(|(x, y)| Vec2::new(x, y));
-        Options {
-            scene: cli.scene,
-            screenshot: cli.screenshot,
-            frames: cli.frames,
-            drag_at: at(cli.drag_at),
-            drag_to: at(cli.drag_to),
-            size: cli.size,
-            show,
-            msaa: cli.msaa,
-            spheres: cli.spheres,
-            hold: cli.hold.unwrap_or_default(),
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let options = Options::from(<Cli as clap::Parser>::parse());
     // miniquad opens an X11 display (its default backend on Linux) and panics without one.
@@ -259,158 +121,6 @@ fn new_view(scene: &Scene, options: &Options, can_impostor: bool) -> SceneView {
         &scene.world,
         can_impostor && options.spheres.impostors(spheres),
     )
-}
-
-/// What the debug toggles show.
-#[derive(Clone, Copy, Debug, Default)]
-struct Show {
-    contacts: bool,
-    joints: bool,
-    aabbs: bool,
-    islands: bool,
-    hide_help: bool,
-    /// The stats panel in full (every line) rather than its first line: on by default only
-    /// where the window is wide enough that it does not cover the scene.
-    all_stats: bool,
-}
-
-/// What a held mouse button is doing.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Gesture {
-    None,
-    Orbit,
-    Pan,
-    Pull,
-}
-
-/// The mouse and keys this frame, real or scripted.
-#[derive(Clone, Debug, Default)]
-struct Input {
-    cursor: Vec2,
-    pressed: bool,
-    down: bool,
-    released: bool,
-    /// Pan instead of orbit (right or middle button, or shift).
-    pan: bool,
-    wheel: f32,
-    keys: Vec<KeyCode>,
-    /// W, A, S and D (or the arrows) as held now (the character's stick, the car's pedals
-    /// and steering).
-    held: [bool; 4],
-    /// Space as held now (the car's brake).
-    space: bool,
-    shift: bool,
-}
-
-impl Input {
-    fn real() -> Input {
-        let left = is_mouse_button_down(MouseButton::Left);
-        let other =
-            is_mouse_button_down(MouseButton::Right) || is_mouse_button_down(MouseButton::Middle);
-        let shift = is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift);
-        Input {
-            cursor: mouse_position().into(),
-            pressed: is_mouse_button_pressed(MouseButton::Left)
-                || is_mouse_button_pressed(MouseButton::Right)
-                || is_mouse_button_pressed(MouseButton::Middle),
-            down: left || other,
-            released: is_mouse_button_released(MouseButton::Left)
-                || is_mouse_button_released(MouseButton::Right)
-                || is_mouse_button_released(MouseButton::Middle),
-            pan: other || shift,
-            // Notches, whatever the platform's units (f32::signum would make 0 a notch).
-            wheel: match mouse_wheel().1 {
-                w if w > 0.0 => 1.0,
-                w if w < 0.0 => -1.0,
-                _ => 0.0,
-            },
-            keys: get_keys_pressed().into_iter().collect(),
-            held: [
-                (KeyCode::W, KeyCode::Up),
-                (KeyCode::A, KeyCode::Left),
-                (KeyCode::S, KeyCode::Down),
-                (KeyCode::D, KeyCode::Right),
-            ]
-            .map(|(letter, arrow)| is_key_down(letter) || is_key_down(arrow)),
-            space: is_key_down(KeyCode::Space),
-            shift,
-        }
-    }
-}
-
-/// A scripted drag: press at frame `press`, move from `at` to `to` until frame `arrive`, hold.
-#[derive(Clone, Copy, Debug)]
-struct Script {
-    at: Vec2,
-    to: Vec2,
-    press: u64,
-    arrive: u64,
-}
-
-impl Script {
-    fn new(at: Vec2, to: Vec2, frames: u64) -> Script {
-        let press = (frames / 6).clamp(1, 30);
-        let arrive = (press + 1).max(frames * 3 / 4);
-        Script {
-            at,
-            to,
-            press,
-            arrive,
-        }
-    }
-
-    fn input(&self, frame: u64) -> Input {
-        let t = if frame <= self.press {
-            0.0
-        } else {
-            ((frame - self.press) as f32 / (self.arrive - self.press) as f32).min(1.0)
-        };
-        Input {
-            cursor: self.at.lerp(self.to, t),
-            pressed: frame == self.press,
-            down: frame >= self.press,
-            ..Input::default()
-        }
-    }
-}
-
-/// Per-step costs, averaged over the last steps.
-#[derive(Clone, Debug, Default)]
-struct Stats {
-    last: StepReport,
-    /// Stage times (ms) of recent steps: broad phase, narrow phase, solve, integrate, after.
-    recent: std::collections::VecDeque<[f64; 5]>,
-    steps_this_frame: u32,
-    time: f64,
-}
-
-impl Stats {
-    fn record(&mut self, report: StepReport, dt: Real) {
-        self.last = report;
-        self.recent.push_back([
-            report.broad_phase_ms,
-            report.narrow_phase_ms,
-            report.solve_ms,
-            report.integrate_ms,
-            report.after_ms,
-        ]);
-        if self.recent.len() > 60 {
-            self.recent.pop_front();
-        }
-        self.time += dt as f64;
-    }
-
-    /// The mean of each stage's time over the recent steps (ms).
-    fn mean(&self) -> [f64; 5] {
-        let n = self.recent.len().max(1) as f64;
-        let mut sum = [0.0; 5];
-        for step in &self.recent {
-            for (total, ms) in sum.iter_mut().zip(step) {
-                *total += ms;
-            }
-        }
-        sum.map(|total| total / n)
-    }
 }
 
 struct App {
