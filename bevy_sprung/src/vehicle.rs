@@ -1,5 +1,6 @@
-//! Vehicles as components: a [`Vehicle`] on an entity with a dynamic [`RigidBody`] and its
-//! [`Collider`](crate::Collider) (the chassis) puts wheels under it. The player drives it
+//! Vehicles as components: a [`Vehicle`] on an entity with a dynamic
+//! [`RigidBody`](crate::RigidBody) and its [`Collider`](crate::Collider) (the chassis) puts
+//! wheels under it. The player drives it
 //! through [`VehicleControls`] (throttle, brake, handbrake, steering), handed to the engine
 //! before each step; the plugin spawns a child entity per wheel ([`VehicleWheel`]) whose
 //! transform it keeps where the wheel is in the chassis's frame (suspension, steering, spin),

@@ -198,7 +198,7 @@ pub struct BroadPhase {
     /// Every placed proxy that is not large, once per lane it covers, sorted by (lane, min along
     /// the sweep axis, proxy).
     entries: Vec<Entry>,
-    /// The placed proxies covering more than [`MAX_LANES`] lanes, by index.
+    /// The placed proxies covering more than [`lanes::MAX_LANES`] lanes, by index.
     large: Vec<u32>,
     /// Every overlapping pair, sorted.
     pairs: Vec<u64>,

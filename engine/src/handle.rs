@@ -203,7 +203,7 @@ impl<T, H> Arena<T, H> {
         })
     }
 
-    /// The slots in `workers` runs of about equal length ([`share`]).
+    /// The slots in `workers` runs of about equal length ([`sprung_solver::share`]).
     pub fn shares_mut(&mut self, workers: usize) -> impl Iterator<Item = ArenaRun<'_, T>> {
         let (len, workers) = (self.slots.len(), workers.max(1));
         let share = sprung_solver::share;

@@ -1,5 +1,5 @@
 //! Drives a body of the world with the spring toolkit's implicit PD controller
-//! ([`PdController`](sprung_spring::PdController)): the force for the next step, computed from
+//! ([`PdController`]): the force for the next step, computed from
 //! the body's mass, centre of mass and velocity and the world's substep count, applied as a
 //! force (cleared after the step, like [`World::apply_force`]).
 

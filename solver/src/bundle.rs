@@ -603,7 +603,7 @@ impl<const L: usize> Bundle<L> {
         }
     }
 
-    /// Writes the lanes' new velocities back ([`scatter`]).
+    /// Writes the lanes' new velocities back ([`Pair::scatter`]).
     #[inline(always)]
     fn scatter<const AVX2: bool>(&self, bodies: StateView, a: &Lanes<L>, b: &Lanes<L>) {
         self.pair.scatter::<AVX2>(bodies, a, b);
@@ -727,7 +727,7 @@ impl<const L: usize> Bundle<L> {
         self.scatter::<AVX2>(bodies, &a, &b);
     }
 
-    /// Twist, then the central friction block (as [`ContactConstraint`]'s).
+    /// Twist, then the central friction block (as [`crate::contact::ContactConstraint`]'s).
     #[inline(always)]
     fn solve_friction<const ISO: bool>(
         &mut self,

@@ -41,7 +41,7 @@ impl<const L: usize> Sym<L> {
     }
 
     /// `M v`, or with `ISO` (every matrix of the step a multiple of the identity: see
-    /// [`isotropic`]) `M_xx v`, which reads one lane array instead of six.
+    /// [`crate::bundle::isotropic`]) `M_xx v`, which reads one lane array instead of six.
     #[inline(always)]
     pub(crate) fn turn<const ISO: bool>(&self, v: &V3<L>) -> V3<L> {
         if ISO {

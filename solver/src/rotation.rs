@@ -8,7 +8,7 @@ use crate::{Quaternion, Real, Vector};
 /// A torque-free turn over a substep of `h` that keeps the body's angular momentum and its
 /// kinetic energy, in the principal frame `frame` (world from principal axes) with principal
 /// moments `inertia`: the body's new angular velocity, and a turn to compose before its
-/// rotation ([`BodyState::delta_rotation`]) so that the position half, which turns the body
+/// rotation ([`crate::body::BodyState::delta_rotation`]) so that the position half, which turns the body
 /// by its new velocity, turns it by the substep's mean velocity instead.
 ///
 /// Euler's equation in the body frame, `I w' + w x I w = 0`, by the implicit midpoint rule:
@@ -230,7 +230,7 @@ pub(crate) fn gyroscopic_one(
     (w.get(0), turn.get(0))
 }
 
-/// `turn * frame` of one body, as [`Integration::velocities`] forms it in lanes.
+/// `turn * frame` of one body, as [`crate::integrate::Integration::velocities`] forms it in lanes.
 pub(crate) fn compose_one(turn: &Quaternion, frame: &Quaternion) -> Quaternion {
     let (mut a, mut b) = (Q::<1>::default(), Q::<1>::default());
     a.set(0, turn);
@@ -238,7 +238,7 @@ pub(crate) fn compose_one(turn: &Quaternion, frame: &Quaternion) -> Quaternion {
     a.mul(&b).get(0)
 }
 
-/// (Used by [`compose_one`] and the lanes: nothing else needs a quaternion product in lanes.)
+// Used by `compose_one` and the lanes: nothing else needs a quaternion product in lanes.
 impl<const L: usize> Q<L> {
     /// Lane `lane` set to `q`.
     #[inline(always)]
