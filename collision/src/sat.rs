@@ -63,8 +63,8 @@ pub(crate) fn cuboid_cuboid_or_gap(
 
 /// The manifold of boxes `a` and `b` (`out`'s points replaced), or the gap when they are
 /// farther apart than `margin` (or than `within` gives along the axis found, as for
-/// [`crate::dispatch::manifold_or_gap`]): [`cuboid_cuboid_or_gap`], then, when the axis is a face's,
-/// that face (the reference) clipped against the other box's face most opposed to it (the
+/// [`crate::dispatch::manifold_or_gap`]): [`cuboid_cuboid_or_gap`], then, when the axis is a
+/// face's, that face (the reference) clipped against the other box's face most opposed to it (the
 /// incident face), in the reference box's frame, where the reference face is a rectangle
 /// and clipping is four comparisons against its half extents per point (Box2D's and ODE's
 /// box-box, our own code). The general clip ([`crate::manifold`]) projects both faces on the

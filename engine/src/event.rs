@@ -3,8 +3,7 @@
 
 use parry3d::math::Real;
 
-use crate::handle::JointHandle;
-use crate::handle::{BodyHandle, ColliderHandle};
+use crate::handle::{BodyHandle, ColliderHandle, JointHandle};
 
 /// One thing that happened during a step.
 #[derive(Clone, Copy, Debug, PartialEq)]

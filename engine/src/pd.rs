@@ -1,7 +1,7 @@
 //! Drives a body of the world with the spring toolkit's implicit PD controller
-//! ([`PdController`]): the force for the next step, computed from
-//! the body's mass, centre of mass and velocity and the world's substep count, applied as a
-//! force (cleared after the step, like [`World::apply_force`]).
+//! ([`PdController`]): the force for the next step, computed from the body's mass, centre of
+//! mass and velocity and the world's substep count, applied as a force (cleared after the step,
+//! like [`World::apply_force`]).
 
 use parry3d::math::{Point, Real, Vector};
 use sprung_spring::PdController;

@@ -8,8 +8,8 @@ use crate::{Quaternion, Real, Vector};
 /// A torque-free turn over a substep of `h` that keeps the body's angular momentum and its
 /// kinetic energy, in the principal frame `frame` (world from principal axes) with principal
 /// moments `inertia`: the body's new angular velocity, and a turn to compose before its
-/// rotation ([`crate::body::BodyState::delta_rotation`]) so that the position half, which turns the body
-/// by its new velocity, turns it by the substep's mean velocity instead.
+/// rotation ([`crate::body::BodyState::delta_rotation`]) so that the position half, which
+/// turns the body by its new velocity, turns it by the substep's mean velocity instead.
 ///
 /// Euler's equation in the body frame, `I w' + w x I w = 0`, by the implicit midpoint rule:
 /// `L2 = L1 + h Lm x I^-1 Lm`, `Lm = (L1 + L2) / 2`. The rule keeps every quadratic invariant

@@ -6,8 +6,8 @@
 //! body), and within a substep a body gone bad hands NaN, or an absurd impulse, to every body its
 //! contacts and joints reach. So the step checks twice:
 //!
-//! 1. **Before the solve** ([`integrate::gather`] calls [`limits::runaway`]): a dynamic body whose
-//!    velocity after this step's forces and gravity would not be finite or would pass
+//! 1. **Before the solve** ([`integrate::gather`] calls [`limits::runaway`]): a dynamic body
+//!    whose velocity after this step's forces and gravity would not be finite or would pass
 //!    [`limits::MAX_LINEAR_SPEED`] / [`limits::MAX_ANGULAR_SPEED`] is quarantined at once and
 //!    never enters the solve; its neighbours meet it as a static body.
 //! 2. **After the solve, before anything is written back** ([`World::quarantine_diverged`]):

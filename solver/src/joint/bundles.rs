@@ -189,7 +189,7 @@ impl Source {
 ///
 /// Laid out first ([`JointBundles::layout`]: how many bundles each colour takes and where
 /// each one's parts are, serially), then filled and unpacked bundle by bundle
-/// ([`fill`], [`unpack()`]), by the workers side by side.
+/// ([`fill`], [`unpack`]), by the workers side by side.
 #[derive(Debug, Default)]
 pub(crate) struct JointBundles {
     pub(crate) one: Lists<1>,

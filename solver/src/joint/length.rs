@@ -7,8 +7,8 @@
 //! Each pass measures the anchors' separation `d` from the bodies' motion since the step began,
 //! and solves `C = |d| - L` along `n = d / |d|` with the effective mass on that axis: the axis
 //! must follow the bodies (frozen at the start of the step, `spring_net` diverged within 100
-//! steps at 4 substeps). A spring's coefficients are the step's ([`crate::softness::SpringSoftness`], from the
-//! effective mass at the start of the step).
+//! steps at 4 substeps). A spring's coefficients are the step's
+//! ([`crate::softness::SpringSoftness`], from the effective mass at the start of the step).
 
 // Lane loops index several arrays by the same lane: the plain form is the clearest.
 #![allow(clippy::needless_range_loop)]
