@@ -36,11 +36,13 @@ fn needs_sweep(body: &RigidBody, colliders: &Arena<Collider, ColliderHandle>) ->
     }
     let (start, end) = (body.previous_pose, body.pose);
     let turn = end.rotation * start.rotation.inverse();
-    let colliders = || body.colliders.iter().map(|c| colliders.at(c.index));
-    let extent = colliders().map(|c| c.scale).fold(0.0, Real::max);
-    let thinnest = colliders()
-        .map(|c| c.thickness)
-        .fold(Real::INFINITY, Real::min);
+    // The largest collider's reach and the thinnest one's thickness, in one walk.
+    let (mut extent, mut thinnest) = (0.0, Real::INFINITY);
+    for c in &body.colliders {
+        let c = colliders.at(c.index);
+        extent = Real::max(extent, c.scale);
+        thinnest = Real::min(thinnest, c.thickness);
+    }
     let shift = (body.center_of_mass() - start * body.mass.local_center).norm();
     let limit = MAX_SPECULATIVE_DISTANCE.min(thinnest);
     // The turn's angle is at most pi times the sine of its half (the quaternion's vector
